@@ -1,0 +1,85 @@
+"""Command line: `python -m autograder grade|judge|publish ...`."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from . import lessons
+from .quiet import quiet_environment
+
+
+def _grade(args: argparse.Namespace) -> int:
+    from .batch import grade_all
+    from .kernel import Limits
+    from .submissions import discover
+
+    submissions = discover(args.paths)
+    if not submissions:
+        print("no submissions found under: " + " ".join(map(str, args.paths)), file=sys.stderr)
+        return 2
+    records = grade_all(submissions, args.out, args.jobs, Limits(args.cell_timeout, args.timeout))
+    total = sum(r["score"] for r in records)
+    print(f"graded {len(records)} submission(s), {total} point(s) in all; results in {args.out}")
+    return 0
+
+
+def _judge(args: argparse.Namespace) -> int:
+    """Judge observations read from stdin against the reference; print the exercise result as JSON."""
+    from .judge import judge_exercise
+    from .reference import reference_observations
+
+    lesson = lessons.load(args.assignment)
+    exercise = lesson.exercise(args.exercise)
+    cases = lessons.all_cases(lesson)[exercise.id]
+    hidden_from = len(exercise.cases)
+    expected = reference_observations(lesson)[exercise.id][hidden_from:]
+    got = json.load(sys.stdin)
+    result = judge_exercise(exercise, cases[hidden_from:], got, expected)
+    print(json.dumps(result.to_json()))
+    return 0
+
+
+def _publish(args: argparse.Namespace) -> int:
+    from .reference import publish
+
+    for assignment in args.assignments or lessons.assignments():
+        print(f"wrote {publish(lessons.load(assignment))}")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    """The argument parser of every subcommand."""
+    top = argparse.ArgumentParser(prog="python -m autograder", description=__doc__)
+    sub = top.add_subparsers(dest="command", required=True)
+
+    grade = sub.add_parser("grade", help="grade notebooks or a submitted/ folder")
+    grade.add_argument("paths", nargs="+", type=Path, metavar="PATH",
+                       help="a notebook, or a folder laid out as <student>/<assignment>/<notebook>.ipynb")
+    grade.add_argument("--out", type=Path, required=True, help="folder for <student>/<assignment>.json and grades.csv")
+    grade.add_argument("--jobs", type=int, default=1, help="submissions graded at once (default 1)")
+    grade.add_argument("--cell-timeout", type=float, default=60.0, help="seconds one cell may run (default 60)")
+    grade.add_argument("--timeout", type=float, default=600.0, help="seconds one notebook may run (default 600)")
+    grade.set_defaults(run=_grade)
+
+    judge = sub.add_parser("judge", help="(used by hidden-test cells) judge observations from stdin")
+    judge.add_argument("assignment")
+    judge.add_argument("exercise")
+    judge.set_defaults(run=_judge)
+
+    publish = sub.add_parser("publish", help="write the public expected values the check cells use")
+    publish.add_argument("assignments", nargs="*")
+    publish.set_defaults(run=_publish)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run one subcommand; exit 0 when it ran, non-zero only when the grader itself could not run."""
+    quiet_environment()
+    args = parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except (KeyError, FileNotFoundError) as exc:
+        print(f"error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
+        return 2

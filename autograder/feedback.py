@@ -1,0 +1,88 @@
+"""Render judged exercises as plain text (terminals, JSON, nbgrader) and HTML (JupyterLab)."""
+from __future__ import annotations
+
+import html
+import json
+from typing import Any, Sequence
+
+from .judge import ExerciseResult, Outcome
+
+MAX_VALUE_CHARS = 160
+
+
+def format_value(value: Any) -> str:
+    """A short one-line rendering of an observed value."""
+    text = value if isinstance(value, str) else json.dumps(value)
+    return text if len(text) <= MAX_VALUE_CHARS else text[:MAX_VALUE_CHARS - 3] + "..."
+
+
+def _where(outcome: Outcome) -> str:
+    if not outcome.case:
+        return ""
+    if outcome.public:
+        return f"on the public case '{outcome.case}'"
+    return "on a hidden case (its inputs and expected values stay hidden)"
+
+
+def _details(outcome: Outcome) -> list[str]:
+    lines = []
+    for key, pair in outcome.shown.items():
+        if isinstance(pair, dict) and "got" in pair:
+            lines.append(f"{key}: got {format_value(pair['got'])}, expected {format_value(pair['expected'])}")
+        else:
+            lines.append(f"{key}: {format_value(pair)}")
+    return lines
+
+
+def exercise_text(result: ExerciseResult) -> str:
+    """The plain-text feedback of one exercise: a score line, then one line per check."""
+    lines = [f"{result.id}: {result.points}/{result.max_points}"]
+    for o in result.outcomes:
+        if o.passed:
+            lines.append(f"  PASS  {o.title}")
+            continue
+        where = _where(o)
+        lines.append(f"  FAIL  {o.title} [{o.id}]" + (f", {where}" if where else ""))
+        lines.append(f"        {o.message}")
+        lines += [f"        {d}" for d in _details(o)]
+    return "\n".join(lines)
+
+
+def exercise_html(result: ExerciseResult) -> str:
+    """The HTML feedback of one exercise, for JupyterLab and feedback pages."""
+    colour = "#1a7f37" if result.passed else "#cf222e"
+    rows = []
+    for o in result.outcomes:
+        mark = "&#10004;" if o.passed else "&#10008;"
+        body = f"<b>{html.escape(o.title)}</b>"
+        if not o.passed:
+            where = _where(o)
+            body += f" <code>[{html.escape(o.id)}]</code>" + (f" {html.escape(where)}" if where else "")
+            body += f"<div>{html.escape(o.message)}</div>"
+            body += "".join(f"<div><code>{html.escape(d)}</code></div>" for d in _details(o))
+        rows.append(f"<li style='list-style:none;margin:4px 0'>"
+                    f"<span style='color:{'#1a7f37' if o.passed else '#cf222e'}'>{mark}</span> {body}</li>")
+    return (f"<div style='border-left:4px solid {colour};padding:4px 10px;margin:6px 0'>"
+            f"<div style='font-weight:bold;color:{colour}'>{html.escape(result.id)}: "
+            f"{result.points}/{result.max_points}</div><ul style='padding-left:6px'>{''.join(rows)}</ul></div>")
+
+
+class Report:
+    """What a check cell displays: rich HTML in JupyterLab, plain text everywhere else."""
+
+    def __init__(self, results: Sequence[ExerciseResult], notes: Sequence[str] = ()):
+        self.results = list(results)
+        self.notes = [n for n in notes if n.strip()]
+
+    @property
+    def passed(self) -> bool:
+        return all(r.passed for r in self.results)
+
+    def __repr__(self) -> str:
+        parts = [exercise_text(r) for r in self.results]
+        parts += [f"Note: {n.strip()}" for n in self.notes]
+        return "\n".join(parts)
+
+    def _repr_html_(self) -> str:
+        notes = "".join(f"<pre style='color:#57606a'>Note: {html.escape(n.strip())}</pre>" for n in self.notes)
+        return "".join(exercise_html(r) for r in self.results) + notes

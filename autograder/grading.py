@@ -1,0 +1,119 @@
+"""Grade one submission: a pipeline of small steps, each of which may end the grading with a reason.
+
+Modelled on nbgrader's preprocessors. Whatever happens, the result lists every exercise of the
+lesson, so a class CSV is never missing a column or a student.
+"""
+from __future__ import annotations
+
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import nbformat
+
+from . import lessons
+from .judge import ExerciseResult, failed_exercise, judge_exercise
+from .kernel import Execution, Limits, execute_and_observe
+from .reference import Observations
+from .spec import Lesson
+
+
+@dataclass(frozen=True)
+class Submission:
+    """Who handed in what, and where it is on disk."""
+
+    student: str
+    assignment: str
+    path: Path
+
+
+@dataclass
+class Grading:
+    """The state one submission carries through the pipeline."""
+
+    submission: Submission
+    lesson: Lesson
+    reference: Observations
+    limits: Limits
+    status: str = "graded"
+    reason: str = ""
+    notebook: Any = None
+    execution: Execution | None = None
+    results: list[ExerciseResult] = field(default_factory=list)
+
+
+class Step:
+    """One grading step. Steps after an `invalid` verdict are skipped unless `always` is set."""
+
+    always = False
+
+    def run(self, g: Grading) -> None:
+        raise NotImplementedError
+
+
+class ReadNotebook(Step):
+    """Parse and validate the notebook; a broken one is `invalid`, with the parser's words as reason."""
+
+    def run(self, g: Grading) -> None:
+        path = g.submission.path
+        if not path.is_file():
+            g.status, g.reason = "invalid", f"no notebook at {path.name} (expected {g.lesson.notebook})"
+            return
+        try:
+            g.notebook = nbformat.read(path, as_version=4)
+            nbformat.validate(g.notebook)
+        except Exception as exc:  # nbformat raises many kinds: JSON, schema, encoding
+            g.status, g.reason = "invalid", f"not a readable notebook: {type(exc).__name__}: {str(exc)[:300]}"
+
+
+class Execute(Step):
+    """Run the notebook and its probes in a fresh kernel in a scratch directory."""
+
+    def run(self, g: Grading) -> None:
+        cases = lessons.all_cases(g.lesson)
+        with tempfile.TemporaryDirectory(prefix="tfcourse-grade-") as workdir:
+            g.execution = execute_and_observe(g.notebook, g.lesson.assignment, cases, Path(workdir), g.limits)
+        g.status, g.reason = g.execution.status, g.execution.reason
+
+
+class Judge(Step):
+    """Compare each exercise's observations with the reference, in this process."""
+
+    always = True
+
+    def run(self, g: Grading) -> None:
+        cases = lessons.all_cases(g.lesson)
+        observed = g.execution.observations if g.execution else {}
+        g.results = [
+            judge_exercise(e, cases[e.id], observed[e.id], g.reference[e.id]) if e.id in observed
+            else failed_exercise(e, "not-observed", "was observed",
+                                 g.reason or "The grader got no observation of this exercise.")
+            for e in g.lesson.exercises]
+
+
+PIPELINE = (ReadNotebook(), Execute(), Judge())
+
+
+def grade(submission: Submission, lesson: Lesson, reference: Observations, limits: Limits) -> dict[str, Any]:
+    """Grade one submission and return its result record (the contract's JSON)."""
+    started = time.monotonic()
+    g = Grading(submission, lesson, reference, limits)
+    for step in PIPELINE:
+        if g.status != "invalid" or step.always:
+            step.run(g)
+    return result_record(g, time.monotonic() - started)
+
+
+def result_record(g: Grading, duration: float) -> dict[str, Any]:
+    """The result JSON of DESIGN.md's contract, plus `reason` and `cell_errors`."""
+    return {
+        "student": g.submission.student, "assignment": g.submission.assignment,
+        "notebook": g.submission.path.name,
+        "score": sum(r.points for r in g.results), "max_score": g.lesson.max_score,
+        "device": g.execution.device if g.execution else "none",
+        "duration_s": round(duration, 2), "status": g.status, "reason": g.reason,
+        "cell_errors": g.execution.cell_errors if g.execution else [],
+        "exercises": [r.to_json() for r in g.results],
+    }

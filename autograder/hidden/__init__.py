@@ -1,0 +1,1 @@
+"""Hidden test inputs, one module per lesson. Instructor only: never shipped to students."""

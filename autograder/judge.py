@@ -1,0 +1,109 @@
+"""Judge observations against reference observations and say, per check, what went wrong and why."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any, Sequence
+
+from .spec import Case, Check, Exercise, Observation
+
+# Pseudo-checks for calls that raised instead of answering, keyed by the exception type.
+ERROR_CHECKS = {
+    "NotImplementedError": ("not-implemented", "is implemented",
+                            "This exercise still raises NotImplementedError: replace the placeholder "
+                            "`raise NotImplementedError()` with your solution."),
+    "NameError": ("missing-definition", "is defined under its expected name",
+                  "The grader looks the exercise up by name. Keep the given name and signature, "
+                  "and run the cell that defines it."),
+}
+RAISED = ("raised", "runs without raising",
+          "Calling your code raised an exception on this case. Run the check cell to see it on the "
+          "public inputs, and read the message: it usually names the op or line at fault.")
+
+
+@dataclass
+class Outcome:
+    """The verdict of one check over all cases; a failure records the first case that broke it."""
+
+    id: str
+    title: str
+    passed: bool
+    message: str = ""
+    case: str = ""
+    public: bool = True
+    shown: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ExerciseResult:
+    """One exercise's score and the outcomes behind it. All-or-nothing: every check must pass."""
+
+    id: str
+    max_points: int
+    outcomes: list[Outcome]
+
+    @property
+    def passed(self) -> bool:
+        return all(o.passed for o in self.outcomes)
+
+    @property
+    def points(self) -> int:
+        return self.max_points if self.passed else 0
+
+    @property
+    def failed_checks(self) -> list[str]:
+        return [o.id for o in self.outcomes if not o.passed]
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "ExerciseResult":
+        """Rebuild a result from `to_json`'s output."""
+        return cls(data["id"], data["max_points"], [Outcome(**o) for o in data["outcomes"]])
+
+    def to_json(self) -> dict[str, Any]:
+        """The contract's `{id, points, max_points, passed, feedback}`, plus failed_checks and outcomes."""
+        from .feedback import exercise_text
+
+        return {"id": self.id, "points": self.points, "max_points": self.max_points,
+                "passed": self.passed, "feedback": exercise_text(self),
+                "failed_checks": self.failed_checks, "outcomes": [asdict(o) for o in self.outcomes]}
+
+
+def failed_exercise(exercise: Exercise, check_id: str, title: str, message: str) -> ExerciseResult:
+    """A zero for the whole exercise, for a reason outside the checks (timeout, crash, bad notebook)."""
+    return ExerciseResult(exercise.id, exercise.points,
+                          [Outcome(check_id, title, False, message, case="", public=False)])
+
+
+def judge_exercise(exercise: Exercise, cases: Sequence[Case], got: Sequence[Observation],
+                   expected: Sequence[Observation]) -> ExerciseResult:
+    """Compare the student's observations with the reference's, case by case, check by check."""
+    got = list(got) + [{"error": {"type": "Missing", "message": "no observation"}}] * (len(cases) - len(got))
+    outcomes = _error_outcomes(cases, got)
+    answered = [i for i, obs in enumerate(got[:len(cases)]) if "error" not in obs]
+    if answered:  # with no answer at all, the error outcome says everything there is to say
+        outcomes += [_check_outcome(check, cases, got, expected, answered) for check in exercise.checks]
+    return ExerciseResult(exercise.id, exercise.points, outcomes)
+
+
+def _error_outcomes(cases: Sequence[Case], got: Sequence[Observation]) -> list[Outcome]:
+    for case, obs in zip(cases, got):
+        if "error" in obs:
+            error = obs["error"]
+            check_id, title, message = ERROR_CHECKS.get(error.get("type"), RAISED)
+            raised = f"{error.get('type')}: {error.get('message')}"
+            return [Outcome(check_id, title, False, message, case.label, case.public,
+                            {"raised": raised} if case.public else {})]
+    return []
+
+
+def _check_outcome(check: Check, cases: Sequence[Case], got: Sequence[Observation],
+                   expected: Sequence[Observation], answered: Sequence[int]) -> Outcome:
+    for i in answered:
+        if not check.compare(got[i], expected[i]):
+            case = cases[i]
+            shown = _shown(check, got[i], expected[i]) if case.public else {}
+            return Outcome(check.id, check.title, False, check.misconception, case.label, case.public, shown)
+    return Outcome(check.id, check.title, True)
+
+
+def _shown(check: Check, got: Observation, expected: Observation) -> dict[str, Any]:
+    return {key: {"got": got.get(key, "(missing)"), "expected": expected.get(key)} for key in check.shows}

@@ -1,0 +1,36 @@
+"""Every graded lesson, looked up by its assignment folder name (e.g. `02_rebuild_vs_feed`).
+
+A lesson's public definition lives in `autograder/lessons/l<assignment>.py` as `LESSON`; its hidden
+inputs, which never ship to students, in `autograder/hidden/l<assignment>.py` as `CASES`.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from ..spec import Case, Lesson
+
+
+def assignments() -> list[str]:
+    """The assignment names of every lesson the grader knows, in course order."""
+    return sorted(m.name[1:] for m in pkgutil.iter_modules(__path__) if m.name.startswith("l"))
+
+
+def load(assignment: str) -> Lesson:
+    """The lesson behind `assignment`, or a KeyError that lists the known assignments."""
+    if assignment not in assignments():
+        raise KeyError(f"no lesson called {assignment!r}; known: {', '.join(assignments())}")
+    return importlib.import_module(f"{__name__}.l{assignment}").LESSON
+
+
+def hidden_cases(assignment: str) -> dict[str, list[Case]]:
+    """The hidden cases of each exercise, labelled `hidden 1`, `hidden 2`, ... (instructor only)."""
+    module = importlib.import_module(f"autograder.hidden.l{assignment}")
+    return {ex_id: [Case(f"hidden {i}", inputs, public=False) for i, inputs in enumerate(inputs_list, 1)]
+            for ex_id, inputs_list in module.CASES.items()}
+
+
+def all_cases(lesson: Lesson, hidden: bool = True) -> dict[str, list[Case]]:
+    """Each exercise's public cases, followed by its hidden ones when `hidden` is true."""
+    secret = hidden_cases(lesson.assignment) if hidden else {}
+    return {e.id: [*e.cases, *secret.get(e.id, [])] for e in lesson.exercises}

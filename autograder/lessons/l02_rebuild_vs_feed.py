@@ -1,0 +1,189 @@
+"""Lesson 2: rebuilding the graph vs feeding a placeholder (seed 000).
+
+Probes build every exercise in a fresh `tf.Graph()`, so no grade depends on what other cells left.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from ..compare import holds, same
+from ..spec import Case, Check, Exercise, Lesson
+
+X = [0.05, 0.25, 0.45, 0.65, 0.85]
+
+
+def _close(obj) -> None:
+    session = getattr(obj, "sess", None) or getattr(obj, "session", None)
+    if session is not None and hasattr(session, "close"):
+        session.close()
+
+
+def probe_threshold_judge(cls, x, first, second, calls=3):
+    """Judge with one threshold, change the options, judge `calls` more times; count ops added."""
+    import tensorflow as tf
+
+    with tf.Graph().as_default() as graph:
+        judge = cls({"threshold": first})
+        before = np.asarray(judge.judge(np.asarray(x, np.float32)))
+        ops_before = len(graph.get_operations())
+        judge.update_options({"threshold": second})
+        after = [np.asarray(judge.judge(np.asarray(x, np.float32))) for _ in range(calls)]
+        growth = len(graph.get_operations()) - ops_before
+        _close(judge)
+    return {"before": before, "after": after[-1], "op_growth": growth}
+
+
+def probe_threshold_graph(build, x, default, feeds):
+    """Build the graph, run it without feeding the threshold, then feeding each of `feeds`."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default():
+        x_t, threshold_t, output_t = build(default)
+        with tf1.Session() as sess:
+            try:
+                unfed, unfed_error = sess.run(output_t, {x_t: x}), None
+            except tf.errors.InvalidArgumentError as exc:
+                unfed, unfed_error = None, exc.message.splitlines()[0]
+            fed = [sess.run(output_t, {x_t: x, threshold_t: t}) for t in feeds]
+    return {"unfed": unfed, "unfed_error": unfed_error, "fed": fed, "threshold_op": threshold_t.op.type}
+
+
+def probe_variable_judge(cls, x, first, seconds):
+    """Build the judge, finalize the graph, then change the threshold and judge after each change."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default() as graph:
+        judge = cls(first)
+        trainable = [v.op.name for v in tf1.trainable_variables()]
+        graph.finalize()
+        answers, modified = [], False
+        try:
+            answers.append(np.asarray(judge.judge(np.asarray(x, np.float32))))
+            for value in seconds:
+                judge.set_threshold(value)
+                answers.append(np.asarray(judge.judge(np.asarray(x, np.float32))))
+        except RuntimeError as exc:
+            if "finalized" not in str(exc):
+                raise
+            modified = True
+        _close(judge)
+    return {"answers": answers, "modified_finalized_graph": modified, "trainable": trainable}
+
+
+class _OptionsHolder:
+    """Stands in for the model that keeps a reference to the options dict."""
+
+    def __init__(self, options):
+        self.options = options
+
+
+def probe_retune(retune, options, threshold):
+    """Give a holder the options dict, retune through the caller's reference, see what the holder sees."""
+    shared = dict(options)
+    holder = _OptionsHolder(shared)
+    retune(shared, threshold)
+    return {"holder_threshold": holder.options.get("threshold"), "holder_options": dict(holder.options)}
+
+
+def probe_scale_all(scale_all, x, scales):
+    """Call the student's helper and count how often its tf.function traced."""
+    results, fn = scale_all(np.asarray(x, np.float32), list(scales))
+    traces = fn.experimental_get_tracing_count() if hasattr(fn, "experimental_get_tracing_count") else None
+    return {"results": [np.asarray(r) for r in results], "traces": traces}
+
+
+BAKED = ("The threshold was written into the graph as a Const op when the graph was built, so "
+         "changing the options afterwards changes nothing the session runs. Feed it through a "
+         "placeholder, or hold it in a variable, instead of baking it in.")
+GROWTH = ("Each call builds new ops. Rebuilding gives the right answer, but the graph grows by a copy "
+          "per call, which costs memory and time without bound. Build once; feed the value.")
+
+LESSON = Lesson(
+    assignment="02_rebuild_vs_feed",
+    notebook="rebuild_vs_feed.ipynb",
+    exercises=(
+        Exercise(
+            id="threshold_judge", symbol="ThresholdJudge", points=3, probe=probe_threshold_judge,
+            checks=(
+                Check("wrong-comparison", "answers x >= threshold before any change",
+                      "The answer is wrong before any option changed: compare with >= against the "
+                      "threshold in the options.", same("before"), shows=("before",)),
+                Check("baked-constant", "uses the new threshold after update_options",
+                      BAKED, same("after"), shows=("after",)),
+                Check("graph-growth", "adds no ops to the graph when judging", GROWTH,
+                      holds(lambda got: got["op_growth"] == 0), shows=("op_growth",)),
+            ),
+            cases=(Case("lesson threshold 0.7 then 0.3", {"x": X, "first": 0.7, "second": 0.3}),),
+        ),
+        Exercise(
+            id="threshold_graph", symbol="build_threshold_graph", points=2, probe=probe_threshold_graph,
+            checks=(
+                Check("plain-placeholder", "runs without feeding the threshold",
+                      "A plain placeholder has no value of its own, so every run must feed it. "
+                      "tf.compat.v1.placeholder_with_default runs with its default until you feed another.",
+                      holds(lambda got: got["unfed_error"] is None), shows=("unfed_error",)),
+                Check("ignored-default", "uses the given default when nothing is fed",
+                      "Unfed, the graph must use the `default` argument, not a value of its own.",
+                      same("unfed"), shows=("unfed",)),
+                Check("fed-value-ignored", "uses each fed threshold",
+                      "Feeding the returned threshold tensor must change the output: compute the "
+                      "output from that tensor.", same("fed"), shows=("fed",)),
+                Check("not-an-input", "makes the threshold a graph input",
+                      "The threshold must be a placeholder op. A Const can be fed too, but it stays a "
+                      "constant in the GraphDef, and nothing tells a reader it is meant to change.",
+                      holds(lambda got: got["threshold_op"] in ("PlaceholderWithDefault", "Placeholder")),
+                      shows=("threshold_op",)),
+            ),
+            cases=(Case("default 0.5, feeds 0.2 and 0.9", {"x": X, "default": 0.5, "feeds": [0.2, 0.9]}),),
+        ),
+        Exercise(
+            id="variable_judge", symbol="VariableThresholdJudge", points=3, probe=probe_variable_judge,
+            checks=(
+                Check("assign-per-call", "changes the threshold in a finalized graph",
+                      "set_threshold created a new op after the graph was finalized. Build one assign "
+                      "op, fed by a placeholder, in __init__, and only run it in set_threshold.",
+                      holds(lambda got: not got["modified_finalized_graph"]),
+                      shows=("modified_finalized_graph",)),
+                Check("stale-variable", "answers with the threshold last set",
+                      "The answers must follow the variable: compare x with the variable's value, not "
+                      "with a Python number captured when the graph was built.",
+                      same("answers"), shows=("answers",)),
+                Check("trainable-hyperparameter", "keeps the threshold out of the trainable set",
+                      "A hyperparameter is not a weight: create its variable with trainable=False, so "
+                      "no optimizer ever moves it.",
+                      holds(lambda got: got["trainable"] == []), shows=("trainable",)),
+            ),
+            cases=(Case("0.7, then 0.3 and 0.5", {"x": X, "first": 0.7, "seconds": [0.3, 0.5]}),),
+        ),
+        Exercise(
+            id="retune", symbol="retune", points=2, probe=probe_retune,
+            checks=(
+                Check("rebound-dict", "changes the dict the model holds",
+                      "Assigning a new dict to the parameter only rebinds a local name; the model "
+                      "still holds the old dict. Mutate the shared one: options.update(...) or "
+                      "options[key] = value.", same("holder_threshold"), shows=("holder_threshold",)),
+                Check("dropped-options", "keeps every other option",
+                      "update() changes only the keys it is given; clearing or replacing the dict "
+                      "throws the other options away.", same("holder_options"), shows=("holder_options",)),
+            ),
+            cases=(Case("threshold 0.7 to 0.3, clip kept", {"options": {"threshold": 0.7, "clip": 5.0},
+                                                          "threshold": 0.3}),),
+        ),
+        Exercise(
+            id="scale_all", symbol="scale_all", points=2, probe=probe_scale_all,
+            checks=(
+                Check("captured-python-value", "scales by each requested value",
+                      "A Python value read inside a tf.function is frozen into the trace, just like a "
+                      "Const in a v1 graph: pass the scale in as an argument.", same("results"),
+                      shows=("results",)),
+                Check("retrace-per-float", "traces the function once for all scales",
+                      "Every new Python float is a new trace signature, so tf.function retraces (it "
+                      "rebuilds the graph) for each one. Pass a tensor, e.g. tf.constant(scale), and one "
+                      "trace serves them all.", holds(lambda got: got["traces"] == 1), shows=("traces",)),
+            ),
+            cases=(Case("x times 0.5, 2 and 3", {"x": [1.0, 2.0, 3.0], "scales": [0.5, 2.0, 3.0]}),),
+        ),
+    ),
+)

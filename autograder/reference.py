@@ -1,0 +1,94 @@
+"""Reference observations, computed by running the solution notebook through the same probes.
+
+Nothing expected is written by hand: the solution in `solutions/` is executed and observed exactly
+as a submission is. Results are cached, keyed by everything they depend on.
+"""
+from __future__ import annotations
+
+import hashlib
+import inspect
+import json
+import os
+import tempfile
+from importlib import import_module, metadata
+from pathlib import Path
+
+import nbformat
+
+from . import COURSE_ROOT, lessons
+from .kernel import Limits, execute_and_observe
+from .spec import Lesson
+
+Observations = dict[str, list[dict]]
+
+
+class SolutionError(RuntimeError):
+    """The solution notebook could not produce a reference: the course itself is broken."""
+
+
+def solution_path(lesson: Lesson) -> Path:
+    """Where the lesson's solution notebook lives in the course checkout."""
+    return COURSE_ROOT / "solutions" / lesson.assignment / lesson.notebook
+
+
+def cache_dir() -> Path:
+    """`$TFCOURSE_CACHE`, else `~/.cache/tfgraph-course`; instructor-side only."""
+    return Path(os.environ.get("TFCOURSE_CACHE", Path.home() / ".cache" / "tfgraph-course"))
+
+
+def _fingerprint(lesson: Lesson) -> str:
+    digest = hashlib.sha256(solution_path(lesson).read_bytes())
+    digest.update(metadata.version("tensorflow").encode())
+    for module in (f"autograder.lessons.l{lesson.assignment}", f"autograder.hidden.l{lesson.assignment}",
+                   "autograder.probe", "autograder.kernel"):
+        digest.update(inspect.getsource(import_module(module)).encode())
+    return digest.hexdigest()[:20]
+
+
+def reference_observations(lesson: Lesson) -> Observations:
+    """Observations of the solution on every case, public then hidden, from cache or freshly made."""
+    cached = cache_dir() / f"{lesson.assignment}-{_fingerprint(lesson)}.json"
+    if cached.exists():
+        return json.loads(cached.read_text())
+    observations = _compute(lesson)
+    cached.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile("w", dir=cached.parent, delete=False, suffix=".tmp") as tmp:
+        json.dump(observations, tmp)
+    os.replace(tmp.name, cached)
+    return observations
+
+
+def _compute(lesson: Lesson) -> Observations:
+    nb = nbformat.read(solution_path(lesson), as_version=4)
+    cases = lessons.all_cases(lesson)
+    with tempfile.TemporaryDirectory(prefix="tfcourse-reference-") as workdir:
+        execution = execute_and_observe(nb, lesson.assignment, cases, Path(workdir), Limits(120, 900))
+    problems = list(execution.cell_errors)
+    if execution.status != "graded":
+        problems.append(execution.reason)
+    for ex_id, ex_cases in cases.items():
+        got = execution.observations.get(ex_id, [])
+        problems += [f"{ex_id} / {c.label}: {o['error']}" for c, o in zip(ex_cases, got) if "error" in o]
+        if len(got) != len(ex_cases):
+            problems.append(f"{ex_id}: {len(got)} observations for {len(ex_cases)} cases")
+    if problems:
+        raise SolutionError(f"the solution of {lesson.assignment} did not run cleanly:\n  "
+                              + "\n  ".join(problems))
+    return execution.observations
+
+
+def public_expected_path(assignment: str) -> Path:
+    """The shipped expected observations for an assignment's public cases."""
+    return Path(__file__).parent / "public_expected" / f"{assignment}.json"
+
+
+def public_part(lesson: Lesson, observations: Observations) -> Observations:
+    """Only the observations of public cases: what may ship to students."""
+    return {e.id: observations[e.id][:len(e.cases)] for e in lesson.exercises}
+
+
+def publish(lesson: Lesson) -> Path:
+    """Write the public expected observations that the students' check cells compare against."""
+    path = public_expected_path(lesson.assignment)
+    path.write_text(json.dumps(public_part(lesson, reference_observations(lesson)), indent=1, sort_keys=True) + "\n")
+    return path

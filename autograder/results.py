@@ -1,0 +1,49 @@
+"""Write results so that nothing is ever half-written: one JSON per submission, one CSV per class."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, Iterable
+
+CSV_COLUMNS = ("student", "assignment", "score", "max_score", "status", "reason", "device", "duration_s")
+
+
+def atomic_write(path: Path, text: str) -> None:
+    """Write `text` to `path` through a temporary file and a rename, so readers see all or nothing."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp", encoding="utf-8") as tmp:
+        tmp.write(text)
+    os.replace(tmp.name, path)
+
+
+def result_path(out: Path, student: str, assignment: str) -> Path:
+    """`OUT/<student>/<assignment>.json`."""
+    return out / student / f"{assignment}.json"
+
+
+def write_result(out: Path, record: dict[str, Any]) -> Path:
+    """Store one submission's result record."""
+    path = result_path(out, record["student"], record["assignment"])
+    atomic_write(path, json.dumps(record, indent=1) + "\n")
+    return path
+
+
+def read_results(out: Path) -> list[dict[str, Any]]:
+    """Every result record under `out`, sorted by student then assignment."""
+    records = [json.loads(p.read_text()) for p in out.glob("*/*.json")]
+    return sorted(records, key=lambda r: (r["student"], r["assignment"]))
+
+
+def write_class_csv(out: Path, records: Iterable[dict[str, Any]]) -> Path:
+    """`OUT/grades.csv`: one row per submission."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, extrasaction="ignore", lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(records)
+    path = out / "grades.csv"
+    atomic_write(path, buffer.getvalue())
+    return path

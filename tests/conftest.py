@@ -1,0 +1,52 @@
+"""Shared fixtures: one batch grades every lesson's solution, release and mutants, once per session."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder import COURSE_ROOT, lessons
+from autograder.reference import solution_path
+from tests.mutants import mutants_of
+
+ASSIGNMENTS = lessons.assignments()
+MUTANTS = [(a, m) for a in ASSIGNMENTS for m in mutants_of(a)]
+
+
+def release_path(assignment: str) -> Path:
+    """The committed student version of an assignment's notebook."""
+    return COURSE_ROOT / "notebooks" / assignment / lessons.load(assignment).notebook
+
+
+def _lay_out(root: Path, student: str, assignment: str, nb: nbformat.NotebookNode) -> None:
+    folder = root / student / assignment
+    folder.mkdir(parents=True)
+    nbformat.write(nb, folder / lessons.load(assignment).notebook)
+
+
+@pytest.fixture(scope="session")
+def graded(tmp_path_factory) -> dict[tuple[str, str], dict]:
+    """Result records keyed by (student, assignment): students `solution`, `release`, `mutant-<name>`."""
+    from autograder.batch import grade_all
+    from autograder.submissions import discover
+
+    root = tmp_path_factory.mktemp("class") / "submitted"
+    for assignment in ASSIGNMENTS:
+        solution = nbformat.read(solution_path(lessons.load(assignment)), as_version=4)
+        _lay_out(root, "solution", assignment, solution)
+        _lay_out(root, "release", assignment, nbformat.read(release_path(assignment), as_version=4))
+        for mutant in mutants_of(assignment):
+            _lay_out(root, f"mutant-{mutant.name}", assignment, mutant.apply(solution))
+    out = root.parent / "results"
+    records = grade_all(discover([root]), out, jobs=2)
+    return {(r["student"], r["assignment"]): r for r in records}
+
+
+@pytest.fixture
+def copy_of_course(tmp_path) -> Path:
+    """A scratch course root: the config, and solutions/ linked from this checkout."""
+    shutil.copy(COURSE_ROOT / "nbgrader_config.py", tmp_path)
+    (tmp_path / "solutions").symlink_to(COURSE_ROOT / "solutions")
+    return tmp_path

@@ -1,0 +1,148 @@
+"""Mutants of lesson 2: each is a misconception the lesson names."""
+from tests.mutants import Mutant
+
+MUTANTS = [
+    Mutant("judge_bakes_threshold", "threshold_judge", "baked-constant", "threshold_judge_solution", '''
+        class ThresholdJudge:
+            def __init__(self, options):
+                self.options = options
+                self.x = tf1.placeholder(tf.float32, [None])
+                self.output = tf.greater_equal(self.x, self.options["threshold"])
+                self.sess = tf1.Session()
+
+            def update_options(self, options):
+                self.options = options
+
+            def judge(self, x):
+                return self.sess.run(self.output, {self.x: x})
+        '''),
+    Mutant("judge_rebuilds_each_call", "threshold_judge", "graph-growth", "threshold_judge_solution", '''
+        class ThresholdJudge:
+            def __init__(self, options):
+                self.options = options
+                self.x = tf1.placeholder(tf.float32, [None])
+                self.sess = tf1.Session()
+
+            def update_options(self, options):
+                self.options = options
+
+            def judge(self, x):
+                output = tf.greater_equal(self.x, self.options["threshold"])
+                return self.sess.run(output, {self.x: x})
+        '''),
+    Mutant("judge_strict_comparison", "threshold_judge", "wrong-comparison", "threshold_judge_solution", '''
+        class ThresholdJudge:
+            def __init__(self, options):
+                self.options = options
+                self.x = tf1.placeholder(tf.float32, [None])
+                self.threshold = tf1.placeholder(tf.float32, [])
+                self.output = tf.greater(self.x, self.threshold)
+                self.sess = tf1.Session()
+
+            def update_options(self, options):
+                self.options = options
+
+            def judge(self, x):
+                return self.sess.run(self.output, {self.x: x, self.threshold: self.options["threshold"]})
+        '''),
+    Mutant("graph_plain_placeholder", "threshold_graph", "plain-placeholder", "threshold_graph_solution", '''
+        def build_threshold_graph(default):
+            x = tf1.placeholder(tf.float32, [None])
+            threshold = tf1.placeholder(tf.float32, [])
+            return x, threshold, x >= threshold
+        '''),
+    Mutant("graph_const_threshold", "threshold_graph", "not-an-input", "threshold_graph_solution", '''
+        def build_threshold_graph(default):
+            x = tf1.placeholder(tf.float32, [None])
+            threshold = tf.constant(default, tf.float32)
+            return x, threshold, x >= threshold
+        '''),
+    Mutant("graph_hardcoded_default", "threshold_graph", "ignored-default", "threshold_graph_solution", '''
+        def build_threshold_graph(default):
+            x = tf1.placeholder(tf.float32, [None])
+            threshold = tf1.placeholder_with_default(0.5, [])
+            return x, threshold, x >= threshold
+        '''),
+    Mutant("variable_assign_per_call", "variable_judge", "assign-per-call", "variable_judge_solution", '''
+        class VariableThresholdJudge:
+            def __init__(self, threshold):
+                self.x = tf1.placeholder(tf.float32, [None])
+                self.threshold = tf1.Variable(threshold, dtype=tf.float32, trainable=False)
+                self.output = self.x >= self.threshold
+                self.sess = tf1.Session()
+                self.sess.run(self.threshold.initializer)
+
+            def set_threshold(self, value):
+                self.sess.run(self.threshold.assign(value))
+
+            def judge(self, x):
+                return self.sess.run(self.output, {self.x: x})
+        '''),
+    Mutant("variable_compares_python_value", "variable_judge", "stale-variable", "variable_judge_solution", '''
+        class VariableThresholdJudge:
+            def __init__(self, threshold):
+                self.x = tf1.placeholder(tf.float32, [None])
+                self.threshold = tf1.Variable(threshold, dtype=tf.float32, trainable=False)
+                self.new_threshold = tf1.placeholder(tf.float32, [])
+                self.assign = self.threshold.assign(self.new_threshold)
+                self.output = self.x >= threshold
+                self.sess = tf1.Session()
+                self.sess.run(self.threshold.initializer)
+
+            def set_threshold(self, value):
+                self.sess.run(self.assign, {self.new_threshold: value})
+
+            def judge(self, x):
+                return self.sess.run(self.output, {self.x: x})
+        '''),
+    Mutant("variable_trainable", "variable_judge", "trainable-hyperparameter", "variable_judge_solution", '''
+        class VariableThresholdJudge:
+            def __init__(self, threshold):
+                self.x = tf1.placeholder(tf.float32, [None])
+                self.threshold = tf1.Variable(threshold, dtype=tf.float32)
+                self.new_threshold = tf1.placeholder(tf.float32, [])
+                self.assign = self.threshold.assign(self.new_threshold)
+                self.output = self.x >= self.threshold
+                self.sess = tf1.Session()
+                self.sess.run(self.threshold.initializer)
+
+            def set_threshold(self, value):
+                self.sess.run(self.assign, {self.new_threshold: value})
+
+            def judge(self, x):
+                return self.sess.run(self.output, {self.x: x})
+        '''),
+    Mutant("retune_rebinds", "retune", "rebound-dict", "retune_solution", '''
+        def retune(options, threshold):
+            options = dict(options, threshold=threshold)
+        '''),
+    Mutant("retune_clears", "retune", "dropped-options", "retune_solution", '''
+        def retune(options, threshold):
+            options.clear()
+            options["threshold"] = threshold
+        '''),
+    Mutant("scale_python_float", "scale_all", "retrace-per-float", "scale_all_solution", '''
+        def scale_all(x, scales):
+            @tf.function
+            def scaled(x, scale):
+                return x * scale
+
+            x = tf.constant(x, tf.float32)
+            return [scaled(x, float(s)).numpy() for s in scales], scaled
+        '''),
+    Mutant("scale_captured_value", "scale_all", "captured-python-value", "scale_all_solution", '''
+        def scale_all(x, scales):
+            current = {"scale": scales[0]}
+
+            @tf.function
+            def scaled(x):
+                return x * current["scale"]
+
+            x = tf.constant(x, tf.float32)
+            results = []
+            for s in scales:
+                current["scale"] = s
+                results.append(scaled(x).numpy())
+            return results, scaled
+        '''),
+]

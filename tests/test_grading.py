@@ -1,0 +1,61 @@
+"""The grader tells right from wrong: solutions get full marks, releases zero, mutants lose their exercise."""
+import pytest
+
+from tests.conftest import ASSIGNMENTS, MUTANTS
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_solution_gets_full_marks(graded, assignment):
+    record = graded[("solution", assignment)]
+    assert record["status"] == "graded", record["reason"]
+    assert record["score"] == record["max_score"], [e["feedback"] for e in record["exercises"] if not e["passed"]]
+    assert record["cell_errors"] == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_untouched_release_gets_zero(graded, assignment):
+    record = graded[("release", assignment)]
+    assert record["status"] == "graded", record["reason"]
+    assert record["score"] == 0
+    assert all("not-implemented" in e["failed_checks"] for e in record["exercises"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("assignment,mutant", MUTANTS, ids=[m.name for _, m in MUTANTS])
+def test_mutant_loses_its_exercise_and_is_named(graded, assignment, mutant):
+    record = graded[(f"mutant-{mutant.name}", assignment)]
+    by_id = {e["id"]: e for e in record["exercises"]}
+    target = by_id[mutant.exercise]
+    assert target["points"] == 0, target["feedback"]
+    assert mutant.misconception in target["failed_checks"], target["feedback"]
+    assert f"[{mutant.misconception}]" in target["feedback"]
+    others = [e for e in record["exercises"] if e["id"] != mutant.exercise]
+    assert all(e["points"] == e["max_points"] for e in others), [e["feedback"] for e in others if not e["passed"]]
+
+
+def test_every_exercise_has_two_mutants():
+    from autograder import lessons
+    from tests.mutants import mutants_of
+
+    for assignment in ASSIGNMENTS:
+        counts = {e.id: 0 for e in lessons.load(assignment).exercises}
+        for mutant in mutants_of(assignment):
+            counts[mutant.exercise] += 1
+        assert all(n >= 2 for n in counts.values()), (assignment, counts)
+
+
+def test_every_lesson_has_four_exercises_worth_ten_points():
+    from autograder import lessons
+
+    for assignment in ASSIGNMENTS:
+        lesson = lessons.load(assignment)
+        assert len(lesson.exercises) >= 4 and lesson.max_score >= 10, assignment
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_solution_runs_in_under_30_seconds(graded, assignment):
+    # DESIGN.md's budget for a solution notebook on 2 cores, probes included.
+    assert graded[("solution", assignment)]["duration_s"] < 30

@@ -1,0 +1,45 @@
+"""nbgrader's own path: generate_assignment, then autograde, with the same tests behind hidden cells."""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from autograder import lessons
+from autograder.reference import solution_path
+from tests.conftest import ASSIGNMENTS, release_path
+
+BIN = Path(sys.executable).parent
+
+
+def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
+    return subprocess.run([str(BIN / "nbgrader"), *args], cwd=course, env=env, capture_output=True, text=True)
+
+
+def submit(course: Path, student: str, assignment: str, notebook: Path) -> None:
+    folder = course / "submitted" / student / assignment
+    folder.mkdir(parents=True)
+    shutil.copy(notebook, folder / notebook.name)
+
+
+def scores(course: Path, assignment: str) -> dict[str, float]:
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+        return {s.student.id: s.score for s in gradebook.assignment_submissions(assignment)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_nbgrader_autograde_agrees(copy_of_course, assignment):
+    lesson = lessons.load(assignment)
+    assert nbgrader(copy_of_course, "generate_assignment", assignment, "--force").returncode == 0
+    submit(copy_of_course, "solved", assignment, solution_path(lesson))
+    submit(copy_of_course, "untouched", assignment, release_path(assignment))
+    run = nbgrader(copy_of_course, "autograde", assignment, "--force")
+    assert run.returncode == 0, run.stderr[-3000:]
+    got = scores(copy_of_course, assignment)
+    assert got == {"solved": lesson.max_score, "untouched": 0}, run.stderr[-3000:]

@@ -1,0 +1,73 @@
+"""notebooks/ and the public expected values are exactly what `make release` makes from solutions/."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder import COURSE_ROOT, lessons
+from autograder.compare import values_match
+from autograder.reference import public_expected_path, public_part, reference_observations
+from tests.conftest import ASSIGNMENTS
+
+NBGRADER = str(Path(sys.executable).with_name("nbgrader"))
+
+
+def committed_notebooks():
+    out = subprocess.run(["git", "ls-files", "*.ipynb"], cwd=COURSE_ROOT, capture_output=True, text=True)
+    return [COURSE_ROOT / p for p in out.stdout.split()]
+
+
+def generate(course: Path, assignment: str) -> None:
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}
+    subprocess.run([NBGRADER, "generate_assignment", assignment, "--force", "--log-level=ERROR"],
+                   cwd=course, env=env, check=True, capture_output=True)
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_release_matches_a_fresh_generate_assignment(copy_of_course, assignment):
+    generate(copy_of_course, assignment)
+    notebook = lessons.load(assignment).notebook
+    fresh = (copy_of_course / "notebooks" / assignment / notebook).read_text()
+    committed = (COURSE_ROOT / "notebooks" / assignment / notebook).read_text()
+    assert fresh == committed, f"notebooks/{assignment} drifted from solutions/: run `make release`"
+
+
+def test_release_is_deterministic(copy_of_course):
+    assignment = ASSIGNMENTS[0]
+    path = copy_of_course / "notebooks" / assignment / lessons.load(assignment).notebook
+    generate(copy_of_course, assignment)
+    first = path.read_text()
+    generate(copy_of_course, assignment)
+    assert path.read_text() == first
+
+
+def test_committed_notebooks_carry_no_outputs():
+    notebooks = committed_notebooks()
+    assert notebooks, "git knows no notebooks"
+    for path in notebooks:
+        nb = nbformat.read(path, as_version=4)
+        dirty = [i for i, c in enumerate(nb.cells)
+                 if c.cell_type == "code" and (c.get("outputs") or c.get("execution_count"))]
+        assert not dirty, f"{path.relative_to(COURSE_ROOT)}: cells {dirty} carry outputs"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_public_expected_values_match_the_solution(assignment):
+    lesson = lessons.load(assignment)
+    shipped = json.loads(public_expected_path(assignment).read_text())
+    fresh = public_part(lesson, reference_observations(lesson))
+    assert shipped.keys() == fresh.keys()
+    for ex_id, observations in fresh.items():
+        assert values_match(shipped[ex_id], observations), f"{assignment}/{ex_id}: run `make release`"
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_release_holds_no_solution_or_hidden_test(assignment):
+    text = (COURSE_ROOT / "notebooks" / assignment / lessons.load(assignment).notebook).read_text()
+    for marker in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", ".hidden("):
+        assert marker not in text

@@ -1,0 +1,95 @@
+"""Fast tests of the grader's pieces, with no kernel and no TensorFlow."""
+import json
+
+import pytest
+
+from autograder.compare import holds, same, values_match
+from autograder.feedback import Report
+from autograder.judge import ExerciseResult, judge_exercise
+from autograder.results import read_results, write_class_csv, write_result
+from autograder.spec import Case, Check, Exercise
+from autograder.submissions import discover
+
+EXERCISE = Exercise(
+    id="double", symbol="double", points=2, probe=lambda fn, x: {"y": fn(x)},
+    checks=(Check("halved", "doubles its input", "Multiply by two, not divide.", same("y"), shows=("y",)),
+            Check("negative", "never returns a negative", "Doubling keeps the sign.", holds(lambda g: g["y"] >= 0))),
+    cases=(Case("x=3", {"x": 3}),))
+HIDDEN = Case("hidden 1", {"x": 5}, public=False)
+
+
+@pytest.mark.parametrize("got,expected,match", [
+    ([1.0, 2.0], [1.0, 2.0 + 1e-9], True), ([1.0, 2.0], [1.0, 2.1], False), ([True], [1], False),
+    ([[1, 2]], [1, 2], False), ({"a": 1}, {"a": 1, "b": 2}, False), ("Const", "Const", True), (None, 0, False),
+])
+def test_values_match(got, expected, match):
+    assert values_match(got, expected) is match
+
+
+def test_all_checks_pass_gives_full_points():
+    result = judge_exercise(EXERCISE, [EXERCISE.cases[0]], [{"y": 6}], [{"y": 6}])
+    assert (result.passed, result.points, result.failed_checks) == (True, 2, [])
+
+
+def test_a_failed_check_names_its_misconception_and_shows_public_values():
+    result = judge_exercise(EXERCISE, [EXERCISE.cases[0]], [{"y": 1.5}], [{"y": 6}])
+    assert result.points == 0 and result.failed_checks == ["halved"]
+    text = result.to_json()["feedback"]
+    assert "[halved]" in text and "Multiply by two" in text and "got 1.5, expected 6" in text
+
+
+def test_hidden_failures_never_show_values():
+    result = judge_exercise(EXERCISE, [HIDDEN], [{"y": 2.5}], [{"y": 10}])
+    text = result.to_json()["feedback"]
+    assert "hidden case" in text and "10" not in text and "2.5" not in text
+    assert result.outcomes[0].shown == {}
+
+
+def test_an_exercise_that_raises_is_reported_once():
+    got = [{"error": {"type": "NotImplementedError", "message": ""}}]
+    result = judge_exercise(EXERCISE, [EXERCISE.cases[0]], got, [{"y": 6}])
+    assert result.failed_checks == ["not-implemented"]
+
+
+def test_missing_observations_count_as_failures():
+    result = judge_exercise(EXERCISE, [EXERCISE.cases[0], HIDDEN], [{"y": 6}], [{"y": 6}, {"y": 10}])
+    assert not result.passed and "raised" in result.failed_checks
+
+
+def test_results_round_trip_through_json():
+    result = judge_exercise(EXERCISE, [EXERCISE.cases[0]], [{"y": 1}], [{"y": 6}])
+    again = ExerciseResult.from_json(json.loads(json.dumps(result.to_json())))
+    assert again.to_json() == result.to_json()
+
+
+def test_report_renders_as_text_and_html():
+    result = judge_exercise(EXERCISE, [EXERCISE.cases[0]], [{"y": 1}], [{"y": 6}])
+    report = Report([result], notes=["a <log> line"])
+    assert "FAIL" in repr(report) and "Note: a <log> line" in repr(report)
+    assert "&lt;log&gt;" in report._repr_html_() and "<b>doubles its input</b>" in report._repr_html_()
+
+
+def test_discover_reads_nbgrader_layout_and_keeps_missing_notebooks(tmp_path):
+    (tmp_path / "alice" / "02_rebuild_vs_feed").mkdir(parents=True)
+    (tmp_path / "alice" / "02_rebuild_vs_feed" / "rebuild_vs_feed.ipynb").write_text("{}")
+    (tmp_path / "bob" / "02_rebuild_vs_feed").mkdir(parents=True)
+    (tmp_path / "bob" / "not_a_lesson").mkdir(parents=True)
+    found = discover([tmp_path])
+    assert [(s.student, s.assignment) for s in found] == [("alice", "02_rebuild_vs_feed"), ("bob", "02_rebuild_vs_feed")]
+    assert not found[1].path.exists()
+
+
+def test_single_notebook_takes_student_and_assignment_from_its_path(tmp_path):
+    path = tmp_path / "carol" / "02_rebuild_vs_feed" / "rebuild_vs_feed.ipynb"
+    [submission] = discover([path])
+    assert (submission.student, submission.assignment) == ("carol", "02_rebuild_vs_feed")
+
+
+def test_results_and_class_csv(tmp_path):
+    for student, score in (("bob", 3), ("alice", 12)):
+        write_result(tmp_path, {"student": student, "assignment": "a", "score": score, "max_score": 12,
+                                "status": "graded", "reason": "", "device": "CPU", "duration_s": 1.0})
+    write_class_csv(tmp_path, read_results(tmp_path))
+    lines = (tmp_path / "grades.csv").read_text().splitlines()
+    assert lines[0].startswith("student,assignment,score") and lines[1].startswith("alice,a,12,12,graded")
+    assert not list(tmp_path.rglob("*.tmp"))
