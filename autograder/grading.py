@@ -5,7 +5,6 @@ lesson, so a class CSV is never missing a column or a student.
 """
 from __future__ import annotations
 
-import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +14,7 @@ import nbformat
 
 from . import lessons
 from .judge import ExerciseResult, failed_exercise, judge_exercise
-from .kernel import Execution, Limits, execute_and_observe
+from .kernel import CELL_TIMEOUT_NAME, Execution, Limits, execute_and_observe
 from .reference import Observations
 from .spec import Lesson
 
@@ -37,6 +36,8 @@ class Grading:
     lesson: Lesson
     reference: Observations
     limits: Limits
+    hidden: tuple[Path, ...] = ()
+    device_env: dict[str, str] = field(default_factory=dict)
     status: str = "graded"
     reason: str = ""
     notebook: Any = None
@@ -62,10 +63,15 @@ class ReadNotebook(Step):
             g.status, g.reason = "invalid", f"no notebook at {path.name} (expected {g.lesson.notebook})"
             return
         try:
-            g.notebook = nbformat.read(path, as_version=4)
+            original = nbformat.read(path, as_version=nbformat.NO_CONVERT)
+            version = original.nbformat  # read first: convert() upgrades in place
+            g.notebook = nbformat.convert(original, 4)
             nbformat.validate(g.notebook)
         except Exception as exc:  # nbformat raises many kinds: JSON, schema, encoding
             g.status, g.reason = "invalid", f"not a readable notebook: {type(exc).__name__}: {str(exc)[:300]}"
+            return
+        if version < 4:
+            g.reason = f"converted from nbformat {version} to 4 before grading"
 
 
 class Execute(Step):
@@ -73,9 +79,10 @@ class Execute(Step):
 
     def run(self, g: Grading) -> None:
         cases = lessons.all_cases(g.lesson)
-        with tempfile.TemporaryDirectory(prefix="tfcourse-grade-") as workdir:
-            g.execution = execute_and_observe(g.notebook, g.lesson.assignment, cases, Path(workdir), g.limits)
-        g.status, g.reason = g.execution.status, g.execution.reason
+        g.execution = execute_and_observe(g.notebook, g.lesson.assignment, cases, g.limits, g.hidden,
+                                          g.device_env)
+        g.status = g.execution.status
+        g.reason = "; ".join(r for r in (g.reason, g.execution.reason) if r)
 
 
 class Judge(Step):
@@ -88,18 +95,32 @@ class Judge(Step):
         observed = g.execution.observations if g.execution else {}
         g.results = [
             judge_exercise(e, cases[e.id], observed[e.id], g.reference[e.id]) if e.id in observed
-            else failed_exercise(e, "not-observed", "was observed",
-                                 g.reason or "The grader got no observation of this exercise.")
+            else failed_exercise(e, "not-observed", "was observed", _unobserved_reason(g, e.id))
             for e in g.lesson.exercises]
+
+
+def _unobserved_reason(g: Grading, exercise_id: str) -> str:
+    if g.status != "graded":
+        return g.reason
+    prefix = f"probe of {exercise_id}: "
+    errors = [e[len(prefix):] for e in (g.execution.cell_errors if g.execution else []) if e.startswith(prefix)]
+    if errors and errors[0].startswith((CELL_TIMEOUT_NAME, "KeyboardInterrupt")):
+        return "Calling this exercise ran over the time limit of a cell: look for a loop that never ends."
+    return "The grader got no observation of this exercise" + (f": {errors[0]}" if errors else ".")
 
 
 PIPELINE = (ReadNotebook(), Execute(), Judge())
 
 
-def grade(submission: Submission, lesson: Lesson, reference: Observations, limits: Limits) -> dict[str, Any]:
-    """Grade one submission and return its result record (the contract's JSON)."""
+def grade(submission: Submission, lesson: Lesson, reference: Observations, limits: Limits,
+          hidden: tuple[Path, ...] = (), device_env: dict[str, str] | None = None) -> dict[str, Any]:
+    """Grade one submission and return its result record (the contract's JSON).
+
+    `hidden` lists paths the submission's kernel must not see (results, other submissions);
+    `device_env` pins its device.
+    """
     started = time.monotonic()
-    g = Grading(submission, lesson, reference, limits)
+    g = Grading(submission, lesson, reference, limits, hidden, dict(device_env or {}))
     for step in PIPELINE:
         if g.status != "invalid" or step.always:
             step.run(g)

@@ -9,7 +9,6 @@ import hashlib
 import inspect
 import json
 import os
-import tempfile
 from importlib import import_module, metadata
 from pathlib import Path
 
@@ -17,6 +16,7 @@ import nbformat
 
 from . import COURSE_ROOT, lessons
 from .kernel import Limits, execute_and_observe
+from .results import atomic_write
 from .spec import Lesson
 
 Observations = dict[str, list[dict]]
@@ -51,18 +51,14 @@ def reference_observations(lesson: Lesson) -> Observations:
     if cached.exists():
         return json.loads(cached.read_text())
     observations = _compute(lesson)
-    cached.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", dir=cached.parent, delete=False, suffix=".tmp") as tmp:
-        json.dump(observations, tmp)
-    os.replace(tmp.name, cached)
+    atomic_write(cached, json.dumps(observations))
     return observations
 
 
 def _compute(lesson: Lesson) -> Observations:
     nb = nbformat.read(solution_path(lesson), as_version=4)
     cases = lessons.all_cases(lesson)
-    with tempfile.TemporaryDirectory(prefix="tfcourse-reference-") as workdir:
-        execution = execute_and_observe(nb, lesson.assignment, cases, Path(workdir), Limits(120, 900))
+    execution = execute_and_observe(nb, lesson.assignment, cases, Limits(cell_timeout=120, notebook_timeout=900))
     problems = list(execution.cell_errors)
     if execution.status != "graded":
         problems.append(execution.reason)

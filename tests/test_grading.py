@@ -59,3 +59,20 @@ def test_every_lesson_has_four_exercises_worth_ten_points():
 def test_solution_runs_in_under_30_seconds(graded, assignment):
     # DESIGN.md's budget for a solution notebook on 2 cores, probes included.
     assert graded[("solution", assignment)]["duration_s"] < 30
+
+
+@pytest.mark.slow
+def test_grading_is_deterministic(tmp_path):
+    """The same submission graded three times gives identical results (timing aside)."""
+    from autograder.batch import grade_all
+    from autograder.reference import solution_path
+    from autograder.submissions import discover
+    from autograder import lessons
+
+    path = solution_path(lessons.load(ASSIGNMENTS[0]))
+    runs = []
+    for run in range(3):
+        [record] = grade_all(discover([path]), tmp_path / f"run{run}", force=True)
+        record.pop("duration_s")
+        runs.append(record)
+    assert runs[0] == runs[1] == runs[2]

@@ -1,0 +1,91 @@
+"""Each graded kernel in its own sandbox: bubblewrap where it works, process isolation otherwise.
+
+Inside the sandbox the kernel sees the system read-only, a scratch working folder, and of the
+course only the virtual environment and the public part of `autograder`: no solutions, no hidden
+inputs, no reference cache, no results, no other submission, no network, no view of other
+processes. It talks to the grader over Unix sockets in a private runtime folder.
+"""
+from __future__ import annotations
+
+import functools
+import shutil
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+from typing import Iterable
+
+from jupyter_client import AsyncKernelManager
+from jupyter_client.kernelspec import KernelSpec
+from traitlets import List, Unicode
+
+from . import COURSE_ROOT
+
+SANDBOX_FLAGS = ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+                 "--die-with-parent", "--new-session", "--dev", "/dev", "--proc", "/proc"]
+
+
+@functools.lru_cache(maxsize=1)
+def bwrap_works() -> bool:
+    """True when bubblewrap is installed and can build a sandbox here (it needs privileges)."""
+    bwrap = shutil.which("bwrap")
+    if not bwrap:
+        return False
+    probe = subprocess.run([bwrap, "--ro-bind", "/", "/", *SANDBOX_FLAGS, "true"], capture_output=True)
+    return probe.returncode == 0
+
+
+@functools.lru_cache(maxsize=1)
+def warn_unsandboxed() -> None:
+    """Say once per process that kernels run with process isolation only."""
+    warnings.warn("bubblewrap (Debian package `bubblewrap`) cannot build a sandbox here: grading with "
+                  "process isolation only. Submissions can then read files the grader can read.",
+                  RuntimeWarning, stacklevel=3)
+
+
+def _existing(paths: Iterable[Path]) -> list[Path]:
+    return [p for p in (Path(q).resolve() for q in paths) if p.exists()]
+
+
+def bwrap_argv(workdir: Path, rundir: Path, hidden: Iterable[Path] = ()) -> list[str]:
+    """The bubblewrap command line that wraps a kernel; `hidden` paths appear empty inside."""
+    argv = [shutil.which("bwrap") or "bwrap", "--ro-bind", "/", "/", *SANDBOX_FLAGS, "--tmpfs", "/tmp"]
+    for path in _existing([COURSE_ROOT, *hidden]):
+        argv += ["--tmpfs", str(path)]
+    prefix = Path(sys.prefix).resolve()
+    if COURSE_ROOT in prefix.parents:  # the venv lives in the course checkout: show it again
+        argv += ["--ro-bind", str(prefix), str(prefix)]
+    package = COURSE_ROOT / "autograder"
+    argv += ["--ro-bind", str(package), str(package), "--tmpfs", str(package / "hidden")]
+    argv += ["--bind", str(workdir), str(workdir), "--bind", str(rundir), str(rundir),
+             "--chdir", str(workdir), "--setenv", "HOME", str(workdir),
+             # ipykernel exits when its parent looks like init, as bubblewrap does in its pid namespace;
+             # --die-with-parent does that job instead.
+             "--unsetenv", "JPY_PARENT_PID",
+             "--setenv", "MPLCONFIGDIR", str(workdir / ".matplotlib"), "--"]
+    return argv
+
+
+class SandboxedKernelManager(AsyncKernelManager):
+    """A kernel manager whose kernel command runs behind `wrapper` (e.g. bubblewrap's argv)."""
+
+    wrapper = List(Unicode())
+
+    @property
+    def kernel_spec(self) -> KernelSpec:
+        argv = [*self.wrapper, sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
+        # Interrupt by message: a signal to bubblewrap would not reach the kernel in its own session.
+        return KernelSpec(argv=argv, display_name="Python 3 (sandboxed)", language="python",
+                          interrupt_mode="message")
+
+
+def kernel_manager(workdir: Path, rundir: Path, hidden: Iterable[Path] = (),
+                   sandbox: bool = True) -> AsyncKernelManager:
+    """A manager for one graded kernel, talking over Unix sockets in `rundir`."""
+    wrapper: list[str] = []
+    if sandbox and bwrap_works():
+        wrapper = bwrap_argv(workdir, rundir, hidden)
+    elif sandbox:
+        warn_unsandboxed()
+    return SandboxedKernelManager(wrapper=wrapper, transport="ipc", ip=str(rundir / "ipc"),
+                                  connection_file=str(rundir / "kernel.json"))

@@ -1,0 +1,256 @@
+"""A catalogue of hostile and broken submissions. Each ends as a result with a status and a reason,
+earns nothing on what it attacks, and leaves the honest submission graded beside it untouched."""
+from __future__ import annotations
+
+import copy
+import csv
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+import nbformat
+import pytest
+
+from autograder import COURSE_ROOT, lessons
+from autograder.kernel import Limits
+from autograder.reference import cache_dir, solution_path
+from autograder.sandbox import bwrap_works
+from tests.conftest import release_path
+
+ASSIGNMENT = "02_rebuild_vs_feed"
+LESSON = lessons.load(ASSIGNMENT)
+FULL = LESSON.max_score
+# Tight enough to keep the catalogue quick, loose enough for a TensorFlow import on a busy machine.
+TIGHT = Limits(cell_timeout=20, notebook_timeout=120, memory_mb=2500)
+
+
+def with_cell(source: str, at: int | None = None) -> Callable:
+    def transform(nb):
+        cell = nbformat.v4.new_code_cell(source)
+        nb.cells.insert(len(nb.cells) if at is None else at, cell)
+        return nb
+    return transform
+
+
+def grade_id_cells(nb, grade_id):
+    return [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id]
+
+
+def replace_solution(grade_id: str, source: str) -> Callable:
+    def transform(nb):
+        grade_id_cells(nb, grade_id)[0].source = source
+        return nb
+    return transform
+
+
+def delete_solution(grade_id: str) -> Callable:
+    def transform(nb):
+        nb.cells = [c for c in nb.cells if c not in grade_id_cells(nb, grade_id)]
+        return nb
+    return transform
+
+
+def duplicate_cells(nb):
+    copies = []
+    for cell in nb.cells:
+        twin = copy.deepcopy(cell)
+        twin.id = f"{cell.id}-twin"
+        copies += [cell, twin]
+    nb.cells = copies
+    return nb
+
+
+def reverse_cells(nb):
+    nb.cells = nb.cells[::-1]
+    return nb
+
+
+STEAL_SOLUTIONS = f'''
+import glob, json, os
+found = []
+for pattern in ({str(COURSE_ROOT / "solutions")!r} + "/*/*.ipynb", os.path.expanduser("~") + "/*/*.ipynb"):
+    for path in glob.glob(pattern):
+        cells = json.load(open(path))["cells"]
+        for cell in cells:
+            text = "".join(cell["source"])
+            if cell["cell_type"] == "code" and "BEGIN SOLUTION" in text:
+                exec(text, globals())
+                found.append(path)
+try:
+    import autograder.hidden.l02_rebuild_vs_feed as hidden
+    found.append("hidden")
+except ImportError:
+    pass
+for path in glob.glob({str(cache_dir())!r} + "/*.json"):
+    found.append(open(path).read()[:10])
+print("found", found)
+'''
+
+PATCH_EVERYTHING = '''
+import numpy, autograder.judge, autograder.compare, autograder.check
+numpy.allclose = numpy.array_equal = lambda *a, **k: True
+autograder.judge.judge_exercise = lambda *a, **k: None
+autograder.compare.values_match = lambda *a, **k: True
+autograder.check.Checker.__call__ = lambda self, *a: None
+import IPython
+IPython.get_ipython().showtraceback = lambda *a, **k: None
+print("All tests passed! 12/12")
+'''
+
+
+def forge_results(out: Path) -> str:
+    record = {"student": "forger", "assignment": ASSIGNMENT, "score": FULL, "max_score": FULL,
+              "status": "graded", "exercises": []}
+    return (f"import os, json\nfor d in ({str(out)!r}, {str(out / 'forger')!r}):\n"
+            f"    try:\n        os.makedirs(d, exist_ok=True)\n"
+            f"        open(os.path.join(d, {ASSIGNMENT + '.json'!r}), 'w').write({json.dumps(json.dumps(record))})\n"
+            f"        open(os.path.join({str(out)!r}, 'grades.csv'), 'w').write('forged')\n"
+            f"    except OSError as e:\n        print(e)")
+
+
+@dataclass(frozen=True)
+class Hostile:
+    name: str
+    base: str  # "solution" or "release"
+    transform: Callable
+    tight: bool = False
+
+
+CATALOGUE = [
+    Hostile("fake-success", "release", with_cell('print("All 5 checks passed. Score: 12/12")\nprint({"score": 12})')),
+    Hostile("patches-checker", "release", with_cell(PATCH_EVERYTHING)),
+    Hostile("steals-solutions", "release", with_cell(STEAL_SOLUTIONS)),
+    Hostile("os-exit", "solution", with_cell("import os\nos._exit(0)")),
+    Hostile("system-exit", "release", with_cell("raise SystemExit('bye')")),
+    Hostile("exit-in-exercise", "release", replace_solution("retune_solution",
+                                                         "def retune(options, threshold):\n    raise SystemExit(3)")),
+    Hostile("kills-parent", "solution", with_cell("import os, signal\nos.kill(os.getppid(), signal.SIGKILL)")),
+    Hostile("megabytes-of-output", "solution", with_cell("print('x' * 20_000_000)\nfor i in range(20000): print(i)")),
+    Hostile("not-json", "solution", lambda nb: "this is not a notebook"),
+    Hostile("truncated", "solution", lambda nb: nbformat.writes(nb)[:5000]),
+    Hostile("nbformat-3", "solution", lambda nb: nbformat.writes(nbformat.convert(nb, 3))),
+    Hostile("deleted-solution-cell", "solution", delete_solution("retune_solution")),
+    Hostile("duplicated-cells", "solution", duplicate_cells),
+    Hostile("reordered-cells", "solution", reverse_cells),
+    Hostile("renamed-function", "solution", replace_solution("retune_solution",
+                                                         "def retune_options(options, threshold):\n    options.update(threshold=threshold)")),
+    Hostile("wrong-signature", "solution", replace_solution("retune_solution",
+                                                        "def retune(options):\n    options.update(threshold=0.3)")),
+    Hostile("infinite-loop", "solution", with_cell("while True:\n    pass"), tight=True),
+    Hostile("loop-ignoring-signals", "release", with_cell(
+        "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "while True:\n    pass"), tight=True),
+    Hostile("loop-in-exercise", "solution", replace_solution("retune_solution",
+                                                         "def retune(options, threshold):\n    while True:\n        pass"),
+            tight=True),
+    Hostile("memory-bomb", "release", with_cell("hoard = []\nwhile True:\n    hoard.append(bytearray(50 * 2**20))"),
+            tight=True),
+]
+
+
+def write_submission(root: Path, student: str, content) -> None:
+    folder = root / student / ASSIGNMENT
+    folder.mkdir(parents=True)
+    path = folder / LESSON.notebook
+    path.write_text(content if isinstance(content, str) else nbformat.writes(content))
+
+
+def grade_catalogue(root: Path, tight: bool) -> dict[str, dict]:
+    from autograder.batch import grade_all
+    from autograder.submissions import discover
+
+    out = root / "results"
+    bases = {"solution": nbformat.read(solution_path(LESSON), as_version=4),
+             "release": nbformat.read(release_path(ASSIGNMENT), as_version=4)}
+    write_submission(root / "submitted", "honest", bases["solution"])
+    for case in CATALOGUE:
+        if case.tight == tight:
+            nb = copy.deepcopy(bases[case.base])
+            source = case.transform(nb) if case.name != "forges-results" else nb
+            write_submission(root / "submitted", case.name, source)
+    if not tight:
+        nb = copy.deepcopy(bases["release"])
+        nb.cells.append(nbformat.v4.new_code_cell(forge_results(out)))
+        write_submission(root / "submitted", "forger", nb)
+    records = grade_all(discover([root / "submitted"]), out, jobs=2, limits=TIGHT if tight else Limits())
+    stored = {r["student"]: json.loads((out / r["student"] / f"{ASSIGNMENT}.json").read_text()) for r in records}
+    with open(out / "grades.csv", newline="") as rows:
+        assert len(list(csv.DictReader(rows))) == len(records)
+    return stored
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory) -> dict[str, dict]:
+    results = grade_catalogue(tmp_path_factory.mktemp("hostile"), tight=False)
+    results.update({f"tight-{k}": v for k, v in grade_catalogue(tmp_path_factory.mktemp("tight"), tight=True).items()})
+    return results
+
+
+def result(hostile, name):
+    case = next((c for c in CATALOGUE if c.name == name), None)
+    return hostile[f"tight-{name}" if case and case.tight else name]
+
+
+def points(record, exercise_id):
+    return next(e["points"] for e in record["exercises"] if e["id"] == exercise_id)
+
+
+EXPECTED = {  # name: (status, score, words in the reason or feedback)
+    "fake-success": ("graded", 0, "not-implemented"),
+    "patches-checker": ("graded", 0, "not-implemented"),
+    "system-exit": ("graded", 0, "not-implemented"),
+    "exit-in-exercise": ("graded", 0, "SystemExit"),
+    "os-exit": ("crashed", 0, "kernel died"),
+    "kills-parent": ("graded", FULL, ""),  # its own pid namespace: the "parent" it sees is the sandbox's init
+    "megabytes-of-output": ("graded", FULL, ""),
+    "not-json": ("invalid", 0, "not a readable notebook"),
+    "truncated": ("invalid", 0, "not a readable notebook"),
+    "nbformat-3": ("graded", FULL, "converted from nbformat 3"),
+    "duplicated-cells": ("graded", FULL, ""),
+    "deleted-solution-cell": ("graded", FULL - 2, "missing-definition"),
+    "renamed-function": ("graded", FULL - 2, "missing-definition"),
+    "wrong-signature": ("graded", FULL - 2, "TypeError"),
+    "infinite-loop": ("graded", FULL, "interrupted"),  # interrupted, then the rest ran
+    "loop-ignoring-signals": ("timeout", 0, "ignored the interrupt"),
+    "loop-in-exercise": ("graded", FULL - 2, "time limit of a cell"),
+    "memory-bomb": ("crashed", 0, "memory limit"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_hostile_submission_gets_a_result_with_a_reason(hostile, name):
+    record = result(hostile, name)
+    status, score, words = EXPECTED[name]
+    text = record["reason"] + " ".join(e["feedback"] for e in record["exercises"])
+    assert (record["status"], record["score"]) == (status, score), text
+    assert words in text
+    assert len(record["exercises"]) == len(LESSON.exercises)
+    if status != "graded":
+        assert record["reason"]
+
+
+@pytest.mark.slow
+def test_reordered_cells_still_get_a_graded_result(hostile):
+    assert result(hostile, "reordered-cells")["status"] == "graded"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not bwrap_works(), reason="needs bubblewrap to hide files from the kernel")
+def test_stealing_solutions_earns_nothing(hostile):
+    record = result(hostile, "steals-solutions")
+    assert record["score"] == 0 and record["status"] == "graded"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not bwrap_works(), reason="needs bubblewrap to hide the results folder")
+def test_forged_results_are_overwritten_by_the_real_ones(hostile):
+    record = result(hostile, "forger")
+    assert record["score"] == 0 and record["exercises"]
+
+
+@pytest.mark.slow
+def test_honest_submission_beside_them_gets_full_marks(hostile):
+    for key in ("honest", "tight-honest"):
+        assert (hostile[key]["status"], hostile[key]["score"]) == ("graded", FULL)
