@@ -19,7 +19,8 @@ def _grade(args: argparse.Namespace) -> int:
     if not submissions:
         print("no submissions found under: " + " ".join(map(str, args.paths)), file=sys.stderr)
         return 2
-    records = grade_all(submissions, args.out, args.jobs, Limits(args.cell_timeout, args.timeout))
+    limits = Limits(args.cell_timeout, args.timeout, args.memory_mb, sandbox=not args.no_sandbox)
+    records = grade_all(submissions, args.out, args.jobs, limits, force=args.force)
     total = sum(r["score"] for r in records)
     print(f"graded {len(records)} submission(s), {total} point(s) in all; results in {args.out}")
     return 0
@@ -49,6 +50,18 @@ def _publish(args: argparse.Namespace) -> int:
     return 0
 
 
+def _gradebook(args: argparse.Namespace) -> int:
+    from .gradebook import store
+    from .results import read_results
+
+    records = read_results(args.results)
+    if not records:
+        print(f"no results in {args.results}", file=sys.stderr)
+        return 2
+    print(f"stored {store(records, args.db)} result(s) in {args.db}")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     top = argparse.ArgumentParser(prog="python -m autograder", description=__doc__)
@@ -61,6 +74,11 @@ def parser() -> argparse.ArgumentParser:
     grade.add_argument("--jobs", type=int, default=1, help="submissions graded at once (default 1)")
     grade.add_argument("--cell-timeout", type=float, default=60.0, help="seconds one cell may run (default 60)")
     grade.add_argument("--timeout", type=float, default=600.0, help="seconds one notebook may run (default 600)")
+    grade.add_argument("--memory-mb", type=int, default=4096,
+                       help="memory one kernel may hold, its child processes included (default 4096)")
+    grade.add_argument("--force", action="store_true", help="regrade submissions that already have a result")
+    grade.add_argument("--no-sandbox", action="store_true",
+                       help="run kernels without bubblewrap (process isolation only; for debugging)")
     grade.set_defaults(run=_grade)
 
     judge = sub.add_parser("judge", help="(used by hidden-test cells) judge observations from stdin")
@@ -71,6 +89,11 @@ def parser() -> argparse.ArgumentParser:
     publish = sub.add_parser("publish", help="write the public expected values the check cells use")
     publish.add_argument("assignments", nargs="*")
     publish.set_defaults(run=_publish)
+    book = sub.add_parser("gradebook", help="write graded results into nbgrader's gradebook")
+    book.add_argument("results", type=Path, help="the --out folder of `grade`")
+    book.add_argument("--db", type=Path, default=Path("gradebook.db"), help="nbgrader's database (default gradebook.db)")
+    book.set_defaults(run=_gradebook)
+
     return top
 
 

@@ -86,3 +86,26 @@ class Report:
     def _repr_html_(self) -> str:
         notes = "".join(f"<pre style='color:#57606a'>Note: {html.escape(n.strip())}</pre>" for n in self.notes)
         return "".join(exercise_html(r) for r in self.results) + notes
+
+
+def _record_header(record: dict[str, Any]) -> list[str]:
+    lines = [f"{record['assignment']}: {record['score']}/{record['max_score']} for {record['student']}"]
+    if record["status"] != "graded" or record.get("reason"):
+        lines.append(f"status: {record['status']}" + (f" ({record['reason']})" if record.get("reason") else ""))
+    return lines
+
+
+def record_text(record: dict[str, Any]) -> str:
+    """A student's plain-text feedback for one graded assignment."""
+    parts = _record_header(record) + [""] + [e["feedback"] + "\n" for e in record["exercises"]]
+    return "\n".join(parts)
+
+
+def record_html(record: dict[str, Any]) -> str:
+    """A student's feedback page for one graded assignment."""
+    results = [ExerciseResult.from_json(e) for e in record["exercises"]]
+    header = "".join(f"<p>{html.escape(line)}</p>" for line in _record_header(record)[1:])
+    title = html.escape(_record_header(record)[0])
+    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title></head>"
+            f"<body style='font-family:sans-serif;max-width:50em;margin:2em auto'><h1>{title}</h1>{header}"
+            + "".join(exercise_html(r) for r in results) + "</body></html>\n")

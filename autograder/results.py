@@ -26,8 +26,13 @@ def result_path(out: Path, student: str, assignment: str) -> Path:
 
 
 def write_result(out: Path, record: dict[str, Any]) -> Path:
-    """Store one submission's result record."""
+    """Store one submission's feedback (`.txt`, `.html`), then its result record (`.json`, last:
+    a record on disk means the submission is completely done)."""
+    from .feedback import record_html, record_text
+
     path = result_path(out, record["student"], record["assignment"])
+    atomic_write(path.with_suffix(".txt"), record_text(record))
+    atomic_write(path.with_suffix(".html"), record_html(record))
     atomic_write(path, json.dumps(record, indent=1) + "\n")
     return path
 
@@ -43,7 +48,7 @@ def write_class_csv(out: Path, records: Iterable[dict[str, Any]]) -> Path:
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
-    writer.writerows(records)
+    writer.writerows({**r, "reason": " ".join(str(r.get("reason", "")).split())} for r in records)
     path = out / "grades.csv"
     atomic_write(path, buffer.getvalue())
     return path

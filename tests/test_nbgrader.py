@@ -43,3 +43,19 @@ def test_nbgrader_autograde_agrees(copy_of_course, assignment):
     assert run.returncode == 0, run.stderr[-3000:]
     got = scores(copy_of_course, assignment)
     assert got == {"solved": lesson.max_score, "untouched": 0}, run.stderr[-3000:]
+
+
+@pytest.mark.slow
+def test_batch_scores_land_in_the_gradebook(copy_of_course):
+    assignment = ASSIGNMENTS[0]
+    lesson = lessons.load(assignment)
+    assert nbgrader(copy_of_course, "generate_assignment", assignment, "--force").returncode == 0
+    submit(copy_of_course, "solved", assignment, solution_path(lesson))
+    submit(copy_of_course, "untouched", assignment, release_path(assignment))
+    out = copy_of_course / "results"
+    run = lambda *args: subprocess.run([sys.executable, "-m", "autograder", *args], cwd=copy_of_course,
+                                       capture_output=True, text=True)
+    assert run("grade", "submitted", "--out", str(out)).returncode == 0
+    stored = run("gradebook", str(out), "--db", "gradebook.db")
+    assert stored.returncode == 0, stored.stderr
+    assert scores(copy_of_course, assignment) == {"solved": lesson.max_score, "untouched": 0}

@@ -88,8 +88,22 @@ def test_single_notebook_takes_student_and_assignment_from_its_path(tmp_path):
 def test_results_and_class_csv(tmp_path):
     for student, score in (("bob", 3), ("alice", 12)):
         write_result(tmp_path, {"student": student, "assignment": "a", "score": score, "max_score": 12,
-                                "status": "graded", "reason": "", "device": "CPU", "duration_s": 1.0})
+                                "status": "graded", "reason": "", "device": "CPU", "duration_s": 1.0,
+                                "exercises": []})
     write_class_csv(tmp_path, read_results(tmp_path))
     lines = (tmp_path / "grades.csv").read_text().splitlines()
     assert lines[0].startswith("student,assignment,score") and lines[1].startswith("alice,a,12,12,graded")
     assert not list(tmp_path.rglob("*.tmp"))
+
+
+def test_feedback_files_show_public_values_and_hide_hidden_ones(tmp_path):
+    public = judge_exercise(EXERCISE, [EXERCISE.cases[0]], [{"y": 1.5}], [{"y": 6}])
+    hidden = judge_exercise(EXERCISE, [HIDDEN], [{"y": 987.25}], [{"y": 1234.5}])
+    hidden.id = "hidden_double"
+    record = {"student": "erin", "assignment": "a", "score": 0, "max_score": 4, "status": "graded",
+              "reason": "", "exercises": [public.to_json(), hidden.to_json()]}
+    write_result(tmp_path, record)
+    for suffix in (".txt", ".html"):
+        text = (tmp_path / "erin" / f"a{suffix}").read_text()
+        assert "Multiply by two" in text and "expected 6" in text and "hidden case" in text
+        assert "1234.5" not in text and "987.25" not in text

@@ -1,0 +1,45 @@
+"""Write the batch grader's scores into nbgrader's gradebook, so formgrader shows them.
+
+Each exercise's points land as the `auto_score` of its check cell (`check_<exercise id>`), so the
+scores in the gradebook are the ones judged outside the student's process. The assignment must
+be in the gradebook already (`nbgrader generate_assignment` puts it there).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Iterable
+
+from nbgrader.api import Gradebook, MissingEntry
+
+
+def check_cell(exercise_id: str) -> str:
+    """The grade_id of an exercise's check cell in the source notebook."""
+    return f"check_{exercise_id}"
+
+
+def store(records: Iterable[dict[str, Any]], database: Path) -> int:
+    """Store every record's exercise points in the gradebook at `database`; return how many records."""
+    count = 0
+    with Gradebook(f"sqlite:///{database.resolve()}") as gradebook:
+        for record in records:
+            _store_one(gradebook, record)
+            count += 1
+    return count
+
+
+def _store_one(gradebook: Gradebook, record: dict[str, Any]) -> None:
+    student, assignment = record["student"], record["assignment"]
+    notebook = Path(record["notebook"]).stem
+    gradebook.update_or_create_student(student)
+    try:
+        gradebook.find_submission(assignment, student)
+    except MissingEntry:
+        gradebook.add_submission(assignment, student)
+    for exercise in record["exercises"]:
+        try:
+            grade = gradebook.find_grade(check_cell(exercise["id"]), notebook, assignment, student)
+        except MissingEntry:
+            raise KeyError(f"the gradebook has no cell {check_cell(exercise['id'])} in {assignment}/{notebook}: "
+                           f"run `nbgrader generate_assignment {assignment}` first") from None
+        grade.auto_score = float(exercise["points"])
+    gradebook.db.commit()
