@@ -12,7 +12,7 @@ PYTEST_ARGS ?=
 # nbgrader runs tools (alembic) from PATH: put the venv first.
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: setup lab test release grade clean
+.PHONY: setup lab test release grade bench student-bundle clean
 
 setup: $(STAMP)
 
@@ -37,6 +37,14 @@ release: setup
 grade: setup
 	$(PY) -m autograder grade $(SUBMISSIONS) --out $(OUT) --jobs $(JOBS)
 
+# Batch grader vs plain nbgrader autograde on the same class; prints walls, ratio and medians.
+bench: setup
+	$(PY) bench/grading_throughput.py --copies $(or $(COPIES),8) --repeats $(or $(REPEATS),3) --jobs $(JOBS)
+
+# A zip for students: released notebooks, public checks, requirements, a Makefile with `lab`.
+student-bundle: setup
+	$(PY) -m autograder bundle --out dist/student-bundle.zip
+
 clean:
-	rm -rf $(VENV) results autograded feedback gradebook.db .pytest_cache build *.egg-info
+	rm -rf $(VENV) results autograded feedback gradebook.db .pytest_cache build dist *.egg-info
 	find . -name __pycache__ -prune -exec rm -rf {} +

@@ -62,6 +62,13 @@ def _gradebook(args: argparse.Namespace) -> int:
     return 0
 
 
+def _bundle(args: argparse.Namespace) -> int:
+    from .bundle import build
+
+    print(f"wrote {build(args.out)}")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     top = argparse.ArgumentParser(prog="python -m autograder", description=__doc__)
@@ -94,6 +101,9 @@ def parser() -> argparse.ArgumentParser:
     book.add_argument("--db", type=Path, default=Path("gradebook.db"), help="nbgrader's database (default gradebook.db)")
     book.set_defaults(run=_gradebook)
 
+    bundle = sub.add_parser("bundle", help="build the student bundle zip (no solutions, no hidden tests)")
+    bundle.add_argument("--out", type=Path, default=Path("dist/student-bundle.zip"))
+    bundle.set_defaults(run=_bundle)
     return top
 
 
