@@ -2,24 +2,67 @@
 
 Results are written one by one, atomically, as they finish: a batch killed half-way keeps every
 finished result, and a rerun skips them (unless forced), so nothing is lost or graded twice.
+
+Where the kernels run is a runner's business: `threads(jobs)` here (the default), or
+`cluster.ClusterRunner` on a Dask cluster. A runner turns submissions into futures of result
+records; preparing the batch, writing results, the progress bar and the class CSV are shared.
 """
 from __future__ import annotations
 
+import contextlib
+import functools
 import json
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import Future, ThreadPoolExecutor, as_completed
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Callable, ContextManager, Iterator, Sequence
 
 from . import lessons
 from .devices import DeviceSlots
-from .grading import Submission, grade
+from .grading import Grading, Judge, Submission, grade, result_record
 from .kernel import Limits
-from .reference import cache_dir, reference_observations
+from .reference import Observations, cache_dir, reference_observations
 from .results import read_results, result_path, write_class_csv, write_result
+from .spec import Lesson
 
 BAR_WIDTH = 24
+
+
+@dataclass(frozen=True)
+class Batch:
+    """What grading any submission of a run needs, prepared once, here: lessons, references
+    (computed on this machine, never in a student's kernel), limits, and the paths kernels must not see."""
+
+    lesson_of: dict[str, Lesson]
+    reference_of: dict[str, Observations]
+    limits: Limits
+    hidden: tuple[Path, ...]
+
+
+Submit = Callable[[Submission], "Future[dict[str, Any]]"]
+"""Start grading one submission; the future holds its result record."""
+Runner = Callable[[Batch], ContextManager[Submit]]
+"""Opens a way to submit gradings for one batch, and closes it (waiting or cancelling) on exit."""
+
+
+def threads(jobs: int) -> Runner:
+    """Grade on this machine, `jobs` kernels at once, each holding a device slot while it runs."""
+
+    @contextlib.contextmanager
+    def run(batch: Batch) -> Iterator[Submit]:
+        slots = DeviceSlots(jobs)
+
+        def grade_on_a_slot(s: Submission) -> dict[str, Any]:
+            with slots.slot() as device_env:
+                return grade(s, batch.lesson_of[s.assignment], batch.reference_of[s.assignment], batch.limits,
+                             batch.hidden, device_env)
+
+        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+            yield functools.partial(pool.submit, grade_on_a_slot)
+
+    return run
 
 
 def finished_result(out: Path, submission: Submission) -> dict[str, Any] | None:
@@ -33,8 +76,9 @@ def finished_result(out: Path, submission: Submission) -> dict[str, Any] | None:
 
 
 def grade_all(submissions: Sequence[Submission], out: Path, jobs: int = 1, limits: Limits = Limits(),
-              force: bool = False) -> list[dict[str, Any]]:
-    """Grade `submissions` with `jobs` kernels at once; write each result, then the class CSV.
+              force: bool = False, runner: Runner | None = None) -> list[dict[str, Any]]:
+    """Grade `submissions` with `runner` (default: `jobs` kernels at once here); write each result,
+    then the class CSV.
 
     Submissions with a finished result in `out` are skipped unless `force`; their stored records
     are returned with the rest.
@@ -43,31 +87,47 @@ def grade_all(submissions: Sequence[Submission], out: Path, jobs: int = 1, limit
     todo = [s for s in submissions if s not in kept]
     if kept:
         print(f"skipping {len(kept)} submission(s) graded before (use --force to regrade)", file=sys.stderr)
-    records = list(kept.values()) + _grade_in_parallel(todo, out, jobs, limits)
+    records = list(kept.values()) + _grade_in_parallel(todo, out, limits, runner or threads(jobs))
     write_class_csv(out, read_results(out))
     return records
 
 
-def _grade_in_parallel(todo: Sequence[Submission], out: Path, jobs: int, limits: Limits) -> list[dict[str, Any]]:
+def prepare(todo: Sequence[Submission], out: Path, limits: Limits) -> Batch:
+    """Load the lessons of `todo` and compute their references; hide results, cache and submissions."""
     assignments = sorted({s.assignment for s in todo})
     lesson_of = {a: lessons.load(a) for a in assignments}
     reference_of = {a: reference_observations(lesson_of[a]) for a in assignments}
     hidden = (out.resolve(), cache_dir(), *sorted({s.path.parent.parent for s in todo}))
-    slots = DeviceSlots(jobs)
+    return Batch(lesson_of, reference_of, limits, hidden)
 
-    def grade_on_a_slot(s: Submission) -> dict[str, Any]:
-        with slots.slot() as device_env:
-            return grade(s, lesson_of[s.assignment], reference_of[s.assignment], limits, hidden, device_env)
 
+def _grade_in_parallel(todo: Sequence[Submission], out: Path, limits: Limits, runner: Runner) -> list[dict[str, Any]]:
+    batch = prepare(todo, out, limits)
     started, records = time.monotonic(), []
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        futures = [pool.submit(grade_on_a_slot, s) for s in todo]
+    with runner(batch) as submit:
+        futures = {submit(s): s for s in todo}
         for future in as_completed(futures):
-            record = future.result()
+            record = _record_of(future, futures[future], batch)
             write_result(out, record)
             records.append(record)
             _progress(records, len(todo), time.monotonic() - started)
     return records
+
+
+def _record_of(future: Future, submission: Submission, batch: Batch) -> dict[str, Any]:
+    """The future's record; a grading that failed outside the kernel (a bug, a lost worker) is `crashed`."""
+    try:
+        return future.result()
+    except Exception as exc:  # whatever the runner raises: the batch goes on
+        reason = f"the grading task failed: {type(exc).__name__}: {str(exc)[:300]}".rstrip(": ")
+        return crashed_record(submission, batch.lesson_of[submission.assignment], reason)
+
+
+def crashed_record(submission: Submission, lesson: Lesson, reason: str) -> dict[str, Any]:
+    """A result record with status `crashed`, every exercise at zero with `reason` as its feedback."""
+    g = Grading(submission, lesson, reference={}, limits=Limits(), status="crashed", reason=reason)
+    Judge().run(g)
+    return result_record(g, 0.0)
 
 
 def _progress(records: list[dict[str, Any]], total: int, elapsed: float) -> None:

@@ -20,7 +20,15 @@ def _grade(args: argparse.Namespace) -> int:
         print("no submissions found under: " + " ".join(map(str, args.paths)), file=sys.stderr)
         return 2
     limits = Limits(args.cell_timeout, args.timeout, args.memory_mb, sandbox=not args.no_sandbox)
-    records = grade_all(submissions, args.out, args.jobs, limits, force=args.force)
+    runner = None
+    if args.cluster:
+        from .cluster import ClusterRunner  # dask only when asked for
+        try:
+            runner = ClusterRunner(args.cluster)
+        except (ImportError, OSError) as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
+    records = grade_all(submissions, args.out, args.jobs, limits, force=args.force, runner=runner)
     total = sum(r["score"] for r in records)
     print(f"graded {len(records)} submission(s), {total} point(s) in all; results in {args.out}")
     return 0
@@ -84,6 +92,9 @@ def parser() -> argparse.ArgumentParser:
     grade.add_argument("--memory-mb", type=int, default=4096,
                        help="memory one kernel may hold, its child processes included (default 4096)")
     grade.add_argument("--force", action="store_true", help="regrade submissions that already have a result")
+    grade.add_argument("--cluster", metavar="ADDRESS",
+                       help="grade on the Dask scheduler at ADDRESS (e.g. tcp://host:8786), one task per "
+                            "submission; --jobs is then ignored (see docs/cluster.md)")
     grade.add_argument("--no-sandbox", action="store_true",
                        help="run kernels without bubblewrap (process isolation only; for debugging)")
     grade.set_defaults(run=_grade)
