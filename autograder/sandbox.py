@@ -21,7 +21,9 @@ from traitlets import List, Unicode
 
 from . import COURSE_ROOT
 
-SANDBOX_FLAGS = ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts",
+# --cap-drop ALL: bubblewrap run as root keeps root's capabilities inside, and with them a
+# submission could simply unmount the empty folders that hide the solutions.
+SANDBOX_FLAGS = ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--cap-drop", "ALL",
                  "--die-with-parent", "--new-session", "--dev", "/dev", "--proc", "/proc"]
 
 

@@ -67,7 +67,10 @@ def reverse_cells(nb):
 
 
 STEAL_SOLUTIONS = f'''
-import glob, json, os
+import ctypes, glob, json, os
+libc = ctypes.CDLL(None, use_errno=True)
+for hidden_dir in ({str(COURSE_ROOT)!r}, {str(COURSE_ROOT / "autograder" / "hidden")!r}, {str(cache_dir())!r}):
+    libc.umount2(hidden_dir.encode(), 2)  # peel off the sandbox's empty mount, if allowed
 found = []
 for pattern in ({str(COURSE_ROOT / "solutions")!r} + "/*/*.ipynb", os.path.expanduser("~") + "/*/*.ipynb"):
     for path in glob.glob(pattern):
