@@ -21,6 +21,7 @@ from typing import Any, Callable, ContextManager, Iterator, Sequence
 
 from . import lessons
 from .devices import DeviceSlots
+from .forkserver import Zygotes
 from .grading import Grading, Judge, Submission, grade, result_record
 from .kernel import Limits
 from .reference import Observations, cache_dir, reference_observations
@@ -48,19 +49,24 @@ Runner = Callable[[Batch], ContextManager[Submit]]
 
 
 def threads(jobs: int) -> Runner:
-    """Grade on this machine, `jobs` kernels at once, each holding a device slot while it runs."""
+    """Grade on this machine, `jobs` kernels at once, each holding a device slot while it runs, and
+    each forked from a warm zygote where that is safe (`forkserver`)."""
 
     @contextlib.contextmanager
     def run(batch: Batch) -> Iterator[Submit]:
         slots = DeviceSlots(jobs)
+        zygotes = Zygotes(batch.hidden, enabled=batch.limits.sandbox)
 
         def grade_on_a_slot(s: Submission) -> dict[str, Any]:
-            with slots.slot() as device_env:
+            with slots.slot() as device_env, zygotes.lease(device_env) as zygote:
                 return grade(s, batch.lesson_of[s.assignment], batch.reference_of[s.assignment], batch.limits,
-                             batch.hidden, device_env)
+                             batch.hidden, device_env, zygote)
 
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            yield functools.partial(pool.submit, grade_on_a_slot)
+        try:
+            with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+                yield functools.partial(pool.submit, grade_on_a_slot)
+        finally:
+            zygotes.close()
 
     return run
 

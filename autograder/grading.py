@@ -14,6 +14,7 @@ import nbformat
 
 from . import lessons
 from .judge import ExerciseResult, failed_exercise, judge_exercise
+from .forkserver import Zygote
 from .kernel import CELL_TIMEOUT_NAME, Execution, Limits, execute_and_observe
 from .reference import Observations
 from .spec import Lesson
@@ -38,6 +39,7 @@ class Grading:
     limits: Limits
     hidden: tuple[Path, ...] = ()
     device_env: dict[str, str] = field(default_factory=dict)
+    zygote: Zygote | None = None
     status: str = "graded"
     reason: str = ""
     notebook: Any = None
@@ -80,7 +82,7 @@ class Execute(Step):
     def run(self, g: Grading) -> None:
         cases = lessons.all_cases(g.lesson)
         g.execution = execute_and_observe(g.notebook, g.lesson.assignment, cases, g.limits, g.hidden,
-                                          g.device_env)
+                                          g.device_env, g.zygote)
         g.status = g.execution.status
         g.reason = "; ".join(r for r in (g.reason, g.execution.reason) if r)
 
@@ -113,14 +115,15 @@ PIPELINE = (ReadNotebook(), Execute(), Judge())
 
 
 def grade(submission: Submission, lesson: Lesson, reference: Observations, limits: Limits,
-          hidden: tuple[Path, ...] = (), device_env: dict[str, str] | None = None) -> dict[str, Any]:
+          hidden: tuple[Path, ...] = (), device_env: dict[str, str] | None = None,
+          zygote: Zygote | None = None) -> dict[str, Any]:
     """Grade one submission and return its result record (the contract's JSON).
 
     `hidden` lists paths the submission's kernel must not see (results, other submissions);
-    `device_env` pins its device.
+    `device_env` pins its device; a `zygote` forks its kernel warm (see `forkserver`).
     """
     started = time.monotonic()
-    g = Grading(submission, lesson, reference, limits, hidden, dict(device_env or {}))
+    g = Grading(submission, lesson, reference, limits, hidden, dict(device_env or {}), zygote)
     for step in PIPELINE:
         if g.status != "invalid" or step.always:
             step.run(g)

@@ -18,11 +18,13 @@ from typing import Any, Iterable, Mapping, Sequence
 
 import nbformat
 import psutil
+from jupyter_client import AsyncKernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import DeadKernelError
 
 from .probe import MIMETYPE, encode_request
 from .quiet import KERNEL_ENV
+from .forkserver import Zygote, zygote_kernel_manager
 from .sandbox import kernel_manager
 from .spec import Case
 
@@ -116,38 +118,47 @@ class CappedClient(NotebookClient):
 
 def execute_and_observe(nb: nbformat.NotebookNode, assignment: str,
                         cases_by_exercise: Mapping[str, Sequence[Case]], limits: Limits = Limits(),
-                        hidden: Iterable[Path] = (), device_env: Mapping[str, str] = {}) -> Execution:
+                        hidden: Iterable[Path] = (), device_env: Mapping[str, str] = {},
+                        zygote: Zygote | None = None) -> Execution:
     """Run `nb` in a fresh sandboxed kernel, then observe every exercise on its cases.
 
     `hidden` names extra paths (results, other submissions) the kernel must not see; `device_env`
-    pins the kernel's device (see `devices.DeviceSlots`).
+    pins the kernel's device (see `devices.DeviceSlots`). With a `zygote`, the kernel is forked
+    from it (TensorFlow already imported) instead of started from scratch.
     """
     nonce = secrets.token_hex(16)
     runnable = runnable_notebook(nb, assignment, cases_by_exercise, nonce)
     execution = Execution()
     with tempfile.TemporaryDirectory(prefix="tfcourse-") as base:
-        workdir, rundir = Path(base, "work"), Path(base, "run")
-        workdir.mkdir()
-        rundir.mkdir(mode=0o700)
-        km = kernel_manager(workdir, rundir, hidden, sandbox=limits.sandbox)
+        km, log_path = _kernel_manager(Path(base), hidden, limits, zygote)
         client = CappedClient(
             runnable, limits.output_bytes, km=km, timeout=limits.cell_timeout, allow_errors=True,
             interrupt_on_timeout=True, shutdown_kernel="immediate",
             error_on_timeout={"ename": CELL_TIMEOUT_NAME, "evalue": f"a cell ran over {limits.cell_timeout:g} s",
                               "traceback": []},
-            resources={"metadata": {"path": str(workdir)}})
-        asyncio.run(_run(client, runnable, limits, execution, kernel_env(device_env), rundir / "kernel.log"))
+            resources={"metadata": {"path": base}})
+        asyncio.run(_run(client, runnable, limits, execution, kernel_env(device_env), log_path, base))
     _collect(runnable, nonce, execution)
     return execution
 
 
+def _kernel_manager(base: Path, hidden: Iterable[Path], limits: Limits,
+                    zygote: Zygote | None) -> tuple[AsyncKernelManager, Path]:
+    """The kernel's manager and the file its output goes to."""
+    if zygote is not None:
+        return zygote_kernel_manager(zygote), zygote.rundir / "kernel.log"
+    rundir = base / "run"
+    rundir.mkdir(mode=0o700)
+    return kernel_manager(rundir, hidden, sandbox=limits.sandbox), rundir / "kernel.log"
+
+
 async def _run(client: NotebookClient, nb: nbformat.NotebookNode, limits: Limits,
-               execution: Execution, env: dict[str, str], log_path: Path) -> None:
+               execution: Execution, env: dict[str, str], log_path: Path, cwd: str) -> None:
     """Start the kernel, run every cell under the limits, and always kill the kernel at the end."""
     km = client.km
     with open(log_path, "wb") as log:
         try:
-            async with client.async_setup_kernel(env=env, cwd=str(log_path.parent.parent / "work"),
+            async with client.async_setup_kernel(env=env, cwd=cwd,
                                                  stdout=log, stderr=log):
                 watchdog = asyncio.ensure_future(_watch_memory(km, limits.memory_mb, execution))
                 try:

@@ -21,6 +21,7 @@ from traitlets import List, Unicode
 
 from . import COURSE_ROOT
 
+SCRATCH = Path("/tmp/work")  # the kernel's working folder, inside the sandbox's private /tmp
 # --cap-drop ALL: bubblewrap run as root keeps root's capabilities inside, and with them a
 # submission could simply unmount the empty folders that hide the solutions.
 SANDBOX_FLAGS = ["--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--cap-drop", "ALL",
@@ -49,8 +50,13 @@ def _existing(paths: Iterable[Path]) -> list[Path]:
     return [p for p in (Path(q).resolve() for q in paths) if p.exists()]
 
 
-def bwrap_argv(workdir: Path, rundir: Path, hidden: Iterable[Path] = ()) -> list[str]:
-    """The bubblewrap command line that wraps a kernel; `hidden` paths appear empty inside."""
+def bwrap_argv(rundir: Path, hidden: Iterable[Path] = (), as_pid_1: bool = False) -> list[str]:
+    """The bubblewrap command line that wraps a kernel; `hidden` paths appear empty inside.
+
+    The kernel works in `SCRATCH`, inside the sandbox's private /tmp; `rundir` (connection file,
+    sockets, log) is the one folder it shares with the grader. With `as_pid_1` the command is the
+    sandbox's init, which nothing inside can kill.
+    """
     argv = [shutil.which("bwrap") or "bwrap", "--ro-bind", "/", "/", *SANDBOX_FLAGS, "--tmpfs", "/tmp"]
     for path in _existing([COURSE_ROOT, *hidden]):
         argv += ["--tmpfs", str(path)]
@@ -59,13 +65,13 @@ def bwrap_argv(workdir: Path, rundir: Path, hidden: Iterable[Path] = ()) -> list
         argv += ["--ro-bind", str(prefix), str(prefix)]
     package = COURSE_ROOT / "autograder"
     argv += ["--ro-bind", str(package), str(package), "--tmpfs", str(package / "hidden")]
-    argv += ["--bind", str(workdir), str(workdir), "--bind", str(rundir), str(rundir),
-             "--chdir", str(workdir), "--setenv", "HOME", str(workdir),
+    argv += ["--dir", str(SCRATCH), "--bind", str(rundir), str(rundir),
+             "--chdir", str(SCRATCH), "--setenv", "HOME", str(SCRATCH),
              # ipykernel exits when its parent looks like init, as bubblewrap does in its pid namespace;
              # --die-with-parent does that job instead.
              "--unsetenv", "JPY_PARENT_PID",
-             "--setenv", "MPLCONFIGDIR", str(workdir / ".matplotlib"), "--"]
-    return argv
+             "--setenv", "MPLCONFIGDIR", str(SCRATCH / ".matplotlib")]
+    return argv + (["--as-pid-1"] if as_pid_1 else []) + ["--"]
 
 
 class SandboxedKernelManager(AsyncKernelManager):
@@ -81,12 +87,11 @@ class SandboxedKernelManager(AsyncKernelManager):
                           interrupt_mode="message")
 
 
-def kernel_manager(workdir: Path, rundir: Path, hidden: Iterable[Path] = (),
-                   sandbox: bool = True) -> AsyncKernelManager:
+def kernel_manager(rundir: Path, hidden: Iterable[Path] = (), sandbox: bool = True) -> AsyncKernelManager:
     """A manager for one graded kernel, talking over Unix sockets in `rundir`."""
     wrapper: list[str] = []
     if sandbox and bwrap_works():
-        wrapper = bwrap_argv(workdir, rundir, hidden)
+        wrapper = bwrap_argv(rundir, hidden)
     elif sandbox:
         warn_unsandboxed()
     return SandboxedKernelManager(wrapper=wrapper, transport="ipc", ip=str(rundir / "ipc"),
