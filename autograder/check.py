@@ -19,6 +19,10 @@ from .probe import observe
 from .quiet import quiet_environment, quiet_python_logging
 from .reference import public_expected_path
 
+# Importing this module before TensorFlow (the notebooks' first line) is what keeps TensorFlow's
+# INFO and WARNING log lines out of the students' cells: it reads these variables when imported.
+quiet_environment()
+
 JUDGE_TIMEOUT = 900  # the first call may have to run the solution notebook to build the reference
 
 
@@ -33,7 +37,6 @@ class Checker:
     """The checks of one assignment, callable from its notebook."""
 
     def __init__(self, assignment: str):
-        quiet_environment()
         quiet_python_logging()
         self.lesson = lessons.load(assignment)
         self._expected: dict[str, list[dict[str, Any]]] | None = None

@@ -34,7 +34,7 @@ def scores(course: Path, assignment: str) -> dict[str, float]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
-def test_nbgrader_autograde_agrees(copy_of_course, assignment):
+def test_nbgrader_autograde_agrees_and_feeds_back(copy_of_course, assignment):
     lesson = lessons.load(assignment)
     assert nbgrader(copy_of_course, "generate_assignment", assignment, "--force").returncode == 0
     submit(copy_of_course, "solved", assignment, solution_path(lesson))
@@ -43,6 +43,10 @@ def test_nbgrader_autograde_agrees(copy_of_course, assignment):
     assert run.returncode == 0, run.stderr[-3000:]
     got = scores(copy_of_course, assignment)
     assert got == {"solved": lesson.max_score, "untouched": 0}, run.stderr[-3000:]
+    feedback = nbgrader(copy_of_course, "generate_feedback", assignment, "--force")
+    assert feedback.returncode == 0, feedback.stderr[-3000:]
+    page = copy_of_course / "feedback" / "untouched" / assignment / Path(lesson.notebook).with_suffix(".html")
+    assert "not-implemented" in page.read_text(), "the feedback page lacks the check cells' reports"
 
 
 @pytest.mark.slow

@@ -10,7 +10,7 @@ import pytest
 
 from autograder import COURSE_ROOT, lessons
 from autograder.compare import values_match
-from autograder.reference import public_expected_path, public_part, reference_observations
+from autograder.reference import public_expected_path, public_part, reference_observations, solution_path
 from tests.conftest import ASSIGNMENTS
 
 NBGRADER = str(Path(sys.executable).with_name("nbgrader"))
@@ -71,3 +71,17 @@ def test_release_holds_no_solution_or_hidden_test(assignment):
     text = (COURSE_ROOT / "notebooks" / assignment / lessons.load(assignment).notebook).read_text()
     for marker in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", ".hidden("):
         assert marker not in text
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_notebook_cells_agree_with_the_lesson(assignment):
+    """Each exercise has one solution cell and one check cell worth the lesson's points, and nothing else is graded."""
+    lesson = lessons.load(assignment)
+    cells = {c.metadata["nbgrader"]["grade_id"]: c
+             for c in nbformat.read(solution_path(lesson), as_version=4).cells if "nbgrader" in c.metadata}
+    graded = {gid: c.metadata["nbgrader"].get("points") for gid, c in cells.items() if c.metadata["nbgrader"]["grade"]}
+    assert graded == {f"check_{e.id}": e.points for e in lesson.exercises}, "points differ between notebook and lesson"
+    for exercise in lesson.exercises:
+        assert f"{exercise.id}_solution" in cells, f"no solution cell for {exercise.id}"
+        source = cells[f"check_{exercise.id}"].source
+        assert f'check("{exercise.id}")' in source and f'check.hidden("{exercise.id}")' in source
