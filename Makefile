@@ -12,7 +12,7 @@ PYTEST_ARGS ?=
 # nbgrader runs tools (alembic) from PATH: put the venv first.
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: setup lab test release grade bench student-bundle clean
+.PHONY: setup lab test e2e release grade bench student-bundle clean
 
 setup: $(STAMP)
 
@@ -28,6 +28,10 @@ lab: setup
 
 test: setup
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# Only the browser test of the student path (also part of `make test`); screenshots in tests/e2e/artifacts/.
+e2e: setup
+	$(PY) -m pytest -m e2e tests/e2e $(PYTEST_ARGS)
 
 # nbgrader source -> release, then the public expected values the check cells compare against.
 release: setup

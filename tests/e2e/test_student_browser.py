@@ -1,0 +1,185 @@
+"""The student path in a real browser: open the lesson in JupyterLab, run it, read the checks, fix one.
+
+Catches what kernel-level tests cannot: a kernel that is not the venv's (no autograder, no
+TensorFlow), a check cell that shows a raw `<Report object at 0x...>` instead of its HTML, and a
+fix typed into the notebook that the check does not pick up. Screenshots go to tests/e2e/artifacts/.
+"""
+from __future__ import annotations
+
+import re
+import sys
+
+import psutil
+import pytest
+
+NOTEBOOK = "02_rebuild_vs_feed/rebuild_vs_feed.ipynb"
+CHECKS = ["threshold_judge", "threshold_graph", "variable_judge", "retune", "scale_all"]
+RETUNE_FIX = "def retune(options, threshold):\n    options.update(threshold=threshold)"
+RUN_TIMEOUT = 240_000  # ms for one run through the notebook; ~20-40 s on an idle 2-core machine
+RAW_REPR = re.compile(r"<autograder\.[\w.]+ object at 0x")
+
+pytestmark = pytest.mark.e2e
+expect = pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed").expect
+
+# JS: true once `index`'s prompt shows a number, no cell is queued or running ([*]) and the kernel is idle.
+SETTLED = """([index]) => {
+  const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]
+    .map(p => p.textContent.trim());
+  const status = document.querySelector('.jp-Notebook-ExecutionIndicator');
+  return /\\[\\d+\\]/.test(prompts[index] || '') && !prompts.some(p => p.includes('*'))
+    && (!status || status.getAttribute('data-status') === 'idle');
+}"""
+
+
+def code_cells(page):
+    return page.locator(".jp-Notebook .jp-CodeCell")
+
+
+def source_of(cell) -> str:
+    return "\n".join(cell.locator(".cm-content .cm-line").all_text_contents())
+
+
+def cell_with_source(page, text: str):
+    """The one code cell whose source contains `text`."""
+    cell = code_cells(page).filter(has=page.locator(".cm-content", has_text=text))
+    assert cell.count() == 1, f"expected one code cell containing {text!r}, found {cell.count()}"
+    return cell
+
+
+def check_cell(page, exercise: str):
+    return cell_with_source(page, f'check("{exercise}")')
+
+
+def output_text(cell) -> str:
+    return "\n".join(cell.locator(".jp-OutputArea-output").all_text_contents())
+
+
+def prompt_number(cell) -> int | None:
+    m = re.search(r"\[(\d+)\]", cell.locator(".jp-InputPrompt").text_content() or "")
+    return int(m.group(1)) if m else None
+
+
+def menu(page, top: str, item: str) -> None:
+    """Click a main-menu entry, e.g. menu(page, "Run", "Run All Cells")."""
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{re.escape(top)}$")).click()
+    page.locator(".lm-Menu-content .lm-Menu-item:not(.lm-mod-disabled) .lm-Menu-itemLabel",
+                 has_text=re.compile(f"^{re.escape(item)}")).first.click()
+
+
+def fail_on_dialog(page) -> None:
+    dialog = page.locator(".jp-Dialog")
+    if dialog.count():
+        pytest.fail(f"unexpected JupyterLab dialog: {dialog.first.inner_text()!r}")
+
+
+def wait_settled(page, index: int) -> None:
+    page.wait_for_function(SETTLED, arg=[index], timeout=RUN_TIMEOUT, polling=250)
+
+
+def run_through(page) -> None:
+    """Run All, then, as a student would, go on below each cell that stopped the run with an error.
+
+    A failing check raises CheckFailed (nbgrader scores it 0), and Run All stops at the first
+    error: the cells after it never run. So every check is reached only by resuming after it.
+    """
+    menu(page, "Run", "Run All Cells")
+    wait_settled(page, 0)
+    fail_on_dialog(page)
+    cells = code_cells(page)
+    total = cells.count()
+    for _ in range(total):
+        fail_on_dialog(page)
+        ran = [i for i in range(total) if prompt_number(cells.nth(i)) is not None]
+        last = max(ran)
+        if last == total - 1:
+            return
+        stopped = cells.nth(last)
+        assert stopped.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]').count(), (
+            f"the run stopped after code cell {last} without an error in it:\n{output_text(stopped)}")
+        cells.nth(last + 1).locator(".jp-InputPrompt").click()  # select the next cell (command mode)
+        menu(page, "Run", "Run Selected Cell and All Below")
+        wait_settled(page, last + 1)
+    pytest.fail("the notebook never ran to its last cell")
+
+
+def assert_report(cell, exercise: str, passed: bool) -> str:
+    """The check's output is the rendered HTML report, saying what the check found."""
+    html = cell.locator('.jp-OutputArea-output[data-mime-type="text/html"]')
+    assert html.count() == 1, f"check({exercise!r}) shows no HTML report; its output:\n{output_text(cell)}"
+    report = html.text_content()  # not inner_text: JupyterLab skips rendering offscreen cells
+    score = re.search(rf"{exercise}: (\d+)/(\d+)", report)
+    assert score, f"no '{exercise}: points/max' line in the report:\n{report!r}\n{html.inner_html()[:2000]}"
+    text = output_text(cell)
+    assert not RAW_REPR.search(text), f"raw repr instead of the report:\n{text}"
+    if passed:
+        assert score[1] == score[2] != "0", report
+        assert "\u2718" not in report and "CheckFailed" not in text, text
+    else:
+        assert score[1] == "0", report
+        assert "\u2718" in report, report  # the red cross of a failed check
+        assert "not-implemented" in report and "still raises NotImplementedError" in report, report
+        assert f"CheckFailed: {exercise} is not right yet" in text, text
+    return report
+
+
+def assert_no_breakage(page) -> None:
+    everything = "\n".join(page.locator(".jp-Notebook .jp-OutputArea-output").all_text_contents())
+    for bad in ("No module named", "ModuleNotFoundError", "ImportError"):
+        assert bad not in everything, f"{bad!r} in the notebook's outputs:\n{everything[:3000]}"
+    assert not RAW_REPR.search(everything), everything[:3000]
+
+
+def assert_kernel_is_the_venvs(lab) -> None:
+    """The notebook's kernel runs on the interpreter of the venv that runs the tests and JupyterLab."""
+    children = psutil.Process(lab.process.pid).children(recursive=True)
+    kernels = [p.cmdline() for p in children if "ipykernel_launcher" in p.cmdline()]
+    assert len(kernels) == 1, f"expected one kernel under the server: {[p.cmdline() for p in children]}"
+    assert kernels[0][0] == sys.executable, f"the kernel is not the venv's python: {kernels[0]}"
+
+
+def screenshot(cell, path) -> None:
+    cell.scroll_into_view_if_needed()
+    cell.screenshot(path=str(path))
+
+
+def test_student_runs_checks_and_fixes_retune(lab, page, artifacts):
+    page.goto(lab.tree(NOTEBOOK), wait_until="domcontentloaded")
+    code_cells(page).first.locator(".cm-content").wait_for(timeout=120_000)
+    fail_on_dialog(page)
+    # The notebook's kernelspec (python3) is found and started: no "Select Kernel" dialog, then idle.
+    expect(page.locator(".jp-Toolbar-kernelName").first).to_have_text(re.compile("Python 3"), timeout=120_000)
+    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for(timeout=120_000)
+
+    # 1. The released notebook, run as it is: every check fails, readably.
+    run_through(page)
+    setup = cell_with_source(page, "from autograder.check import Checker")
+    assert "ModuleNotFoundError" not in output_text(setup), output_text(setup)
+    assert_no_breakage(page)
+    assert_kernel_is_the_venvs(lab)
+    for exercise in CHECKS:
+        assert_report(check_cell(page, exercise), exercise, passed=False)
+    screenshot(check_cell(page, "threshold_judge"), artifacts / "check_failing.png")
+
+    # 2. Paste a fix into the retune cell, restart, run again: retune passes, the rest still fail.
+    editor = cell_with_source(page, "def retune(options, threshold):").locator(".cm-content")
+    editor.click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(RETUNE_FIX)  # what a paste does: no auto-indent on top of ours
+    assert source_of(cell_with_source(page, "def retune(options, threshold):")) == RETUNE_FIX
+    page.keyboard.press("Escape")
+    menu(page, "Kernel", "Restart Kernel and Clear Outputs of All Cells")
+    page.locator(".jp-Dialog .jp-mod-accept").click()
+    page.locator(".jp-Dialog").wait_for(state="detached")
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')]"
+        ".every(p => !/\\d/.test(p.textContent))", timeout=RUN_TIMEOUT)
+    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for(timeout=120_000)
+
+    run_through(page)
+    assert_no_breakage(page)
+    retune = check_cell(page, "retune")
+    assert_report(retune, "retune", passed=True)
+    for exercise in CHECKS:
+        if exercise != "retune":
+            assert_report(check_cell(page, exercise), exercise, passed=False)
+    screenshot(retune, artifacts / "check_passing.png")
