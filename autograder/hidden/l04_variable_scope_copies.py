@@ -1,0 +1,36 @@
+"""Hidden inputs for lesson 4. Expected values are never stored: the grader computes them from solutions/."""
+
+CASES = {
+    "sync_op": [
+        {"src_scope": "q", "dst_scope": "q_target",
+         "shapes": {"layer1/w": [2, 2], "layer1/b": [2], "layer2/w": [2, 2], "layer2/b": [2]},
+         "src_order": ["layer1/w", "layer1/b", "layer2/w", "layer2/b"],
+         "dst_order": ["layer2/w", "layer2/b", "layer1/w", "layer1/b"],
+         "decoy": "q_old", "dst_extra": "step", "missing": "head/bias", "bad_shape": "layer2/b"},
+        {"src_scope": "online", "dst_scope": "frozen",
+         "shapes": {"gain": [], "bias": [], "w": [3, 1]},
+         "src_order": ["gain", "bias", "w"], "dst_order": ["w", "bias", "gain"],
+         "missing": "gate", "bad_shape": "w"},
+    ],
+    "current_and_past": [
+        {"n_in": 1, "hidden": 2, "n_out": 3, "x": [[2.0]]},
+        {"n_in": 4, "hidden": 5, "n_out": 1,
+         "x": [[0.0, 0.0, 0.0, 0.0], [1.0, -1.0, 1.0, -1.0], [0.3, 0.2, 0.1, 3.0]]},
+    ],
+    "lagged_trainer": [
+        {"n_in": 3, "hidden": 2, "n_out": 2, "x": [[1.0, 0.0, -1.0], [0.2, 0.4, 0.6], [-2.0, 1.0, 0.5]],
+         "y": [[0.0, 1.0], [1.0, 0.0], [-1.0, -1.0]], "steps": 4, "learning_rate": 0.05},
+        {"n_in": 1, "hidden": 4, "n_out": 1, "x": [[0.0], [1.0], [2.0]], "y": [[1.0], [0.0], [-1.0]],
+         "steps": 2, "learning_rate": 0.5},
+    ],
+    "soft_update": [
+        {"source": [[[1.0, 2.0], [3.0, 4.0]]], "target": [[[0.0, 0.0], [0.0, 0.0]]], "tau": 1.0, "steps": 2},
+        {"source": [[5.0], [-1.0, 1.0]], "target": [[1.0], [1.0, -1.0]], "tau": 0.25, "steps": 4},
+    ],
+    "polyak_update": [
+        {"target": {"kernel": [[1.0, 2.0], [3.0, 4.0]], "bias": [0.0, 0.0]},
+         "source": {"kernel": [[0.0, 0.0], [0.0, 0.0]], "bias": [1.0, -1.0]}, "tau": 1.0, "steps": 1},
+        {"target": [[0.0], [1.0, 1.0, 1.0], [5.0]], "source": [[2.0], [0.0, 0.0, 0.0], [5.0]],
+         "tau": 0.05, "steps": 3},
+    ],
+}

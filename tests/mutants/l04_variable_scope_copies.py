@@ -1,0 +1,203 @@
+"""Mutants of lesson 4: each is a misconception the lesson names."""
+from tests.mutants import Mutant
+
+MUTANTS = [
+    Mutant("sync_by_position", "sync_op", "matched-by-order", "sync_op_solution", '''
+        def make_sync_op(src_scope, dst_scope):
+            sources = tf1.trainable_variables(src_scope + "/")
+            destinations = tf1.global_variables(dst_scope + "/")
+            if len(sources) > len(destinations):
+                raise KeyError(f"{sources[len(destinations)].op.name} has no partner in {dst_scope}")
+            assigns = []
+            for src, dst in zip(sources, destinations):
+                if src.shape != dst.shape:
+                    raise ValueError(f"shapes of {src.op.name} and {dst.op.name} differ")
+                assigns.append(dst.assign(src))
+            return tf.group(*assigns)
+        '''),
+    Mutant("sync_by_full_name", "sync_op", "full-name-match", "sync_op_solution", '''
+        def make_sync_op(src_scope, dst_scope):
+            destinations = {v.name: v for v in tf1.global_variables(dst_scope + "/")}
+            assigns = []
+            for src in tf1.trainable_variables(src_scope + "/"):
+                if src.name in destinations:
+                    dst = destinations[src.name]
+                    if src.shape != dst.shape:
+                        raise ValueError(f"shapes of {src.op.name} and {dst.op.name} differ")
+                    assigns.append(dst.assign(src))
+            return tf.group(*assigns)
+        '''),
+    Mutant("sync_backwards", "sync_op", "copied-backwards", "sync_op_solution", '''
+        def make_sync_op(src_scope, dst_scope):
+            destinations = {v.op.name[len(dst_scope) + 1:]: v for v in tf1.global_variables(dst_scope + "/")}
+            assigns = []
+            for src in tf1.trainable_variables(src_scope + "/"):
+                name = src.op.name[len(src_scope) + 1:]
+                if name not in destinations:
+                    raise KeyError(f"{src.op.name} has no partner in {dst_scope}")
+                dst = destinations[name]
+                if src.shape != dst.shape:
+                    raise ValueError(f"shapes of {src.op.name} and {dst.op.name} differ")
+                assigns.append(src.assign(dst))
+            return tf.group(*assigns)
+        '''),
+    Mutant("sync_skips_missing", "sync_op", "silent-missing-partner", "sync_op_solution", '''
+        def make_sync_op(src_scope, dst_scope):
+            assigns = []
+            for src in tf1.trainable_variables(src_scope + "/"):
+                for dst in tf1.global_variables(dst_scope + "/"):
+                    if src.op.name[len(src_scope) + 1:] == dst.op.name[len(dst_scope) + 1:]:
+                        if src.shape != dst.shape:
+                            raise ValueError(f"shapes of {src.op.name} and {dst.op.name} differ")
+                        assigns.append(dst.assign(src))
+            return tf.group(*assigns)
+        '''),
+    Mutant("sync_asserts_shape", "sync_op", "unclear-shape-error", "sync_op_solution", '''
+        def make_sync_op(src_scope, dst_scope):
+            destinations = {v.op.name[len(dst_scope) + 1:]: v for v in tf1.global_variables(dst_scope + "/")}
+            assigns = []
+            for src in tf1.trainable_variables(src_scope + "/"):
+                name = src.op.name[len(src_scope) + 1:]
+                if name not in destinations:
+                    raise KeyError(f"{src.op.name} has no partner in {dst_scope}")
+                dst = destinations[name]
+                assert dst.shape == src.shape
+                assigns.append(dst.assign(src))
+            return tf.group(*assigns)
+        '''),
+    Mutant("copy_without_stop_gradient", "current_and_past", "gradient-reaches-copy",
+           "current_and_past_solution", '''
+        def build_current_and_past(net_fn, x):
+            with tf1.variable_scope("current"):
+                current = net_fn(x)
+            with tf1.variable_scope("past"):
+                past = net_fn(x)
+            return current, past
+        '''),
+    Mutant("copy_stops_output", "current_and_past", "output-stopped", "current_and_past_solution", '''
+        def build_current_and_past(net_fn, x):
+            with tf1.variable_scope("current"):
+                current = net_fn(x)
+            with tf1.variable_scope("past"):
+                past = tf.stop_gradient(net_fn(x))
+            return current, past
+        '''),
+    Mutant("copy_reuses_current", "current_and_past", "shared-not-copied", "current_and_past_solution", '''
+        def build_current_and_past(net_fn, x):
+            def stop_gradient_getter(getter, name, *args, **kwargs):
+                return tf.stop_gradient(getter(name, *args, **kwargs))
+
+            with tf1.variable_scope("current"):
+                current = net_fn(x)
+            with tf1.variable_scope("current", reuse=True, custom_getter=stop_gradient_getter):
+                past = net_fn(x)
+            return current, past
+        '''),
+    Mutant("copy_getter_on_both", "current_and_past", "current-frozen", "current_and_past_solution", '''
+        def build_current_and_past(net_fn, x):
+            def stop_gradient_getter(getter, name, *args, **kwargs):
+                return tf.stop_gradient(getter(name, *args, **kwargs))
+
+            outputs = []
+            for scope in ("current", "past"):
+                with tf1.variable_scope(scope, custom_getter=stop_gradient_getter):
+                    outputs.append(net_fn(x))
+            return outputs[0], outputs[1]
+        '''),
+    Mutant("trainer_sync_in_step", "lagged_trainer", "op-per-step", "lagged_trainer_solution", '''
+        class LaggedTrainer:
+            def __init__(self, net_fn, n_in, n_out, learning_rate):
+                def stop_gradient_getter(getter, name, *args, **kwargs):
+                    return tf.stop_gradient(getter(name, *args, **kwargs))
+
+                self.x = tf1.placeholder(tf.float32, [None, n_in])
+                self.y = tf1.placeholder(tf.float32, [None, n_out])
+                with tf1.variable_scope("current"):
+                    self.current = net_fn(self.x)
+                with tf1.variable_scope("past", custom_getter=stop_gradient_getter):
+                    self.past = net_fn(self.x)
+                self.current_vars = tf1.trainable_variables("current/")
+                self.past_vars = {v.op.name[5:]: v for v in tf1.global_variables("past/")}
+                loss = tf.reduce_mean(tf.square(self.current - self.y))
+                self.train = tf1.train.GradientDescentOptimizer(learning_rate).minimize(
+                    loss, var_list=self.current_vars)
+                self.sess = tf1.Session()
+                self.sess.run(tf1.global_variables_initializer())
+
+            def sync(self):
+                self.sess.run([self.past_vars[v.op.name[8:]].assign(v) for v in self.current_vars])
+
+            def step(self, x, y):
+                current, past = self.sess.run([self.current, self.past], {self.x: x})
+                self.sync()
+                self.sess.run(self.train, {self.x: x, self.y: y})
+                return current, past
+        '''),
+    Mutant("trainer_syncs_after_update", "lagged_trainer", "lagged-copy", "lagged_trainer_solution", '''
+        class LaggedTrainer:
+            def __init__(self, net_fn, n_in, n_out, learning_rate):
+                def stop_gradient_getter(getter, name, *args, **kwargs):
+                    return tf.stop_gradient(getter(name, *args, **kwargs))
+
+                self.x = tf1.placeholder(tf.float32, [None, n_in])
+                self.y = tf1.placeholder(tf.float32, [None, n_out])
+                with tf1.variable_scope("current"):
+                    self.current = net_fn(self.x)
+                with tf1.variable_scope("past", custom_getter=stop_gradient_getter):
+                    self.past = net_fn(self.x)
+                current_vars = tf1.trainable_variables("current/")
+                past_vars = {v.op.name[5:]: v for v in tf1.global_variables("past/")}
+                self.sync = tf.group(*[past_vars[v.op.name[8:]].assign(v) for v in current_vars])
+                loss = tf.reduce_mean(tf.square(self.current - self.y))
+                self.train = tf1.train.GradientDescentOptimizer(learning_rate).minimize(loss, var_list=current_vars)
+                self.sess = tf1.Session()
+                self.sess.run(tf1.global_variables_initializer())
+                self.sess.run(self.sync)
+
+            def step(self, x, y):
+                self.sess.run(self.train, {self.x: x, self.y: y})
+                self.sess.run(self.sync)
+                current, past = self.sess.run([self.current, self.past], {self.x: x})
+                return current, past
+        '''),
+    Mutant("trainer_reuses_current", "lagged_trainer", "shared-not-copied", "lagged_trainer_solution", '''
+        class LaggedTrainer:
+            def __init__(self, net_fn, n_in, n_out, learning_rate):
+                def stop_gradient_getter(getter, name, *args, **kwargs):
+                    return tf.stop_gradient(getter(name, *args, **kwargs))
+
+                self.x = tf1.placeholder(tf.float32, [None, n_in])
+                self.y = tf1.placeholder(tf.float32, [None, n_out])
+                with tf1.variable_scope("current"):
+                    self.current = net_fn(self.x)
+                with tf1.variable_scope("current", reuse=True, custom_getter=stop_gradient_getter):
+                    self.past = net_fn(self.x)
+                loss = tf.reduce_mean(tf.square(self.current - self.y))
+                self.train = tf1.train.GradientDescentOptimizer(learning_rate).minimize(loss)
+                self.sess = tf1.Session()
+                self.sess.run(tf1.global_variables_initializer())
+
+            def step(self, x, y):
+                current, past = self.sess.run([self.current, self.past], {self.x: x})
+                self.sess.run(self.train, {self.x: x, self.y: y})
+                return current, past
+        '''),
+    Mutant("soft_tau_reversed", "soft_update", "tau-reversed", "soft_update_solution", '''
+        def make_soft_update_op(pairs, tau):
+            return tf.group(*[target.assign((1.0 - tau) * source + tau * target) for source, target in pairs])
+        '''),
+    Mutant("soft_assign_add", "soft_update", "no-decay", "soft_update_solution", '''
+        def make_soft_update_op(pairs, tau):
+            return tf.group(*[target.assign_add(tau * source) for source, target in pairs])
+        '''),
+    Mutant("polyak_map_structure", "polyak_update", "computed-not-assigned", "polyak_update_solution", '''
+        def polyak_update(target, source, tau):
+            tf.nest.assert_same_structure(target, source)
+            target = tf.nest.map_structure(lambda t, s: tau * s + (1.0 - tau) * t, target, source)
+        '''),
+    Mutant("polyak_plain_zip", "polyak_update", "silent-zip", "polyak_update_solution", '''
+        def polyak_update(target, source, tau):
+            for t, s in zip(tf.nest.flatten(target), tf.nest.flatten(source)):
+                t.assign(tau * s + (1.0 - tau) * t)
+        '''),
+]
