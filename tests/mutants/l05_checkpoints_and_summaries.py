@@ -1,0 +1,220 @@
+"""Mutants of lesson 5: each is a misconception the lesson names."""
+from tests.mutants import Mutant
+
+MUTANTS = [
+    Mutant("step_trainable", "global_step", "trainable-step", "global_step_solution", '''
+        def make_train_op(loss, learning_rate):
+            global_step = tf1.Variable(0, name="global_step")
+            optimizer = tf1.train.GradientDescentOptimizer(learning_rate)
+            return optimizer.minimize(loss, global_step=global_step), global_step
+        '''),
+    Mutant("step_not_passed", "global_step", "step-never-counts", "global_step_solution", '''
+        def make_train_op(loss, learning_rate):
+            global_step = tf1.Variable(0, trainable=False, name="global_step")
+            return tf1.train.GradientDescentOptimizer(learning_rate).minimize(loss), global_step
+        '''),
+    Mutant("restore_unchecked", "restore_or_initialize", "restore-without-checkpoint",
+           "restore_or_initialize_solution", '''
+        def restore_or_initialize(sess, saver, ckpt_dir):
+            latest = tf.train.latest_checkpoint(ckpt_dir)
+            saver.restore(sess, latest)
+            return latest
+        '''),
+    Mutant("init_after_restore", "restore_or_initialize", "reinitialized-after-restore",
+           "restore_or_initialize_solution", '''
+        def restore_or_initialize(sess, saver, ckpt_dir):
+            latest = tf.train.latest_checkpoint(ckpt_dir)
+            if latest:
+                saver.restore(sess, latest)
+            sess.run(tf1.global_variables_initializer())
+            return latest
+        '''),
+    Mutant("restore_oldest", "restore_or_initialize", "not-latest-checkpoint",
+           "restore_or_initialize_solution", '''
+        def restore_or_initialize(sess, saver, ckpt_dir):
+            state = tf1.train.get_checkpoint_state(ckpt_dir)
+            if state is None:
+                sess.run(tf1.global_variables_initializer())
+                return None
+            path = state.all_model_checkpoint_paths[0]
+            saver.restore(sess, path)
+            return path
+        '''),
+    Mutant("resumable_unseeded_init", "train_resumable", "not-reproducible", "train_resumable_solution", '''
+        def train_resumable(ckpt_dir, seed, total_steps, save_every, max_to_keep, crash_after=None):
+            data_rng = np.random.RandomState(seed)
+            x_data = data_rng.randn(64, 3).astype(np.float32)
+            y_data = (x_data @ np.array([[1.5], [-2.0], [0.5]]) + 0.3 + 0.1 * data_rng.randn(64, 1)).astype(np.float32)
+            x = tf1.placeholder(tf.float32, [None, 3])
+            y = tf1.placeholder(tf.float32, [None, 1])
+            w = tf1.get_variable("w", [3, 1], initializer=tf1.random_normal_initializer(stddev=0.5))
+            b = tf1.get_variable("b", [1], initializer=tf1.zeros_initializer())
+            loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
+            global_step = tf1.train.get_or_create_global_step()
+            train_op = tf1.train.MomentumOptimizer(0.05, 0.9).minimize(loss, global_step=global_step)
+            saver = tf1.train.Saver(max_to_keep=max_to_keep)
+            with tf1.Session() as sess:
+                latest = tf.train.latest_checkpoint(ckpt_dir)
+                if latest:
+                    saver.restore(sess, latest)
+                else:
+                    sess.run(tf1.global_variables_initializer())
+                step, losses = tf1.train.global_step(sess, global_step), []
+                while step < total_steps and (crash_after is None or len(losses) < crash_after):
+                    rows = np.random.RandomState([seed, step]).choice(64, 8, replace=False)
+                    loss_value, _ = sess.run([loss, train_op], {x: x_data[rows], y: y_data[rows]})
+                    losses.append(float(loss_value))
+                    step = tf1.train.global_step(sess, global_step)
+                    if step % save_every == 0:
+                        saver.save(sess, os.path.join(ckpt_dir, "model"), global_step=step)
+                w_value, b_value = sess.run([w, b])
+            return {"step": step, "w": w_value, "b": b_value, "losses": losses}
+        '''),
+    Mutant("resumable_loop_counter_batches", "train_resumable", "resume-differs", "train_resumable_solution", '''
+        def train_resumable(ckpt_dir, seed, total_steps, save_every, max_to_keep, crash_after=None):
+            data_rng = np.random.RandomState(seed)
+            x_data = data_rng.randn(64, 3).astype(np.float32)
+            y_data = (x_data @ np.array([[1.5], [-2.0], [0.5]]) + 0.3 + 0.1 * data_rng.randn(64, 1)).astype(np.float32)
+            x = tf1.placeholder(tf.float32, [None, 3])
+            y = tf1.placeholder(tf.float32, [None, 1])
+            w = tf1.get_variable("w", [3, 1], initializer=tf1.random_normal_initializer(stddev=0.5, seed=seed))
+            b = tf1.get_variable("b", [1], initializer=tf1.zeros_initializer())
+            loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
+            global_step = tf1.train.get_or_create_global_step()
+            train_op = tf1.train.MomentumOptimizer(0.05, 0.9).minimize(loss, global_step=global_step)
+            saver = tf1.train.Saver(max_to_keep=max_to_keep)
+            with tf1.Session() as sess:
+                latest = tf.train.latest_checkpoint(ckpt_dir)
+                if latest:
+                    saver.restore(sess, latest)
+                else:
+                    sess.run(tf1.global_variables_initializer())
+                step, losses = tf1.train.global_step(sess, global_step), []
+                i = 0
+                while step < total_steps and (crash_after is None or i < crash_after):
+                    rows = np.random.RandomState([seed, i]).choice(64, 8, replace=False)
+                    loss_value, _ = sess.run([loss, train_op], {x: x_data[rows], y: y_data[rows]})
+                    losses.append(float(loss_value))
+                    i += 1
+                    step = tf1.train.global_step(sess, global_step)
+                    if step % save_every == 0:
+                        saver.save(sess, os.path.join(ckpt_dir, "model"), global_step=step)
+                w_value, b_value = sess.run([w, b])
+            return {"step": step, "w": w_value, "b": b_value, "losses": losses}
+        '''),
+    Mutant("resumable_default_max_to_keep", "train_resumable", "max-to-keep-ignored", "train_resumable_solution", '''
+        def train_resumable(ckpt_dir, seed, total_steps, save_every, max_to_keep, crash_after=None):
+            data_rng = np.random.RandomState(seed)
+            x_data = data_rng.randn(64, 3).astype(np.float32)
+            y_data = (x_data @ np.array([[1.5], [-2.0], [0.5]]) + 0.3 + 0.1 * data_rng.randn(64, 1)).astype(np.float32)
+            x = tf1.placeholder(tf.float32, [None, 3])
+            y = tf1.placeholder(tf.float32, [None, 1])
+            w = tf1.get_variable("w", [3, 1], initializer=tf1.random_normal_initializer(stddev=0.5, seed=seed))
+            b = tf1.get_variable("b", [1], initializer=tf1.zeros_initializer())
+            loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
+            global_step = tf1.train.get_or_create_global_step()
+            train_op = tf1.train.MomentumOptimizer(0.05, 0.9).minimize(loss, global_step=global_step)
+            saver = tf1.train.Saver()
+            with tf1.Session() as sess:
+                latest = tf.train.latest_checkpoint(ckpt_dir)
+                if latest:
+                    saver.restore(sess, latest)
+                else:
+                    sess.run(tf1.global_variables_initializer())
+                step, losses = tf1.train.global_step(sess, global_step), []
+                while step < total_steps and (crash_after is None or len(losses) < crash_after):
+                    rows = np.random.RandomState([seed, step]).choice(64, 8, replace=False)
+                    loss_value, _ = sess.run([loss, train_op], {x: x_data[rows], y: y_data[rows]})
+                    losses.append(float(loss_value))
+                    step = tf1.train.global_step(sess, global_step)
+                    if step % save_every == 0:
+                        saver.save(sess, os.path.join(ckpt_dir, "model"), global_step=step)
+                w_value, b_value = sess.run([w, b])
+            return {"step": step, "w": w_value, "b": b_value, "losses": losses}
+        '''),
+    Mutant("renaming_new_names_as_keys", "renaming_saver", "keys-not-in-checkpoint", "renaming_saver_solution", '''
+        def build_renaming_saver(ckpt_path, old_scope, new_scope):
+            return tf1.train.Saver({v.op.name: v for v in tf1.global_variables(new_scope + "/")})
+        '''),
+    Mutant("renaming_by_position", "renaming_saver", "matched-by-position", "renaming_saver_solution", '''
+        def build_renaming_saver(ckpt_path, old_scope, new_scope):
+            names = [name for name, _ in tf.train.list_variables(ckpt_path) if name.startswith(old_scope + "/")]
+            return tf1.train.Saver(dict(zip(names, tf1.global_variables(new_scope + "/"))))
+        '''),
+    Mutant("best_vs_previous", "best_keeper", "not-best-so-far", "best_keeper_solution", '''
+        class BestKeeper:
+            def __init__(self, ckpt_dir):
+                self.prefix = os.path.join(ckpt_dir, "best", "model")
+                os.makedirs(os.path.dirname(self.prefix), exist_ok=True)
+                self.saver = tf1.train.Saver(max_to_keep=1)
+                self.previous = float("inf")
+
+            def update(self, sess, val_loss, step):
+                improved = val_loss < self.previous
+                self.previous = val_loss
+                if improved:
+                    self.saver.save(sess, self.prefix, global_step=step)
+                return improved
+        '''),
+    Mutant("best_default_max_to_keep", "best_keeper", "old-bests-kept", "best_keeper_solution", '''
+        class BestKeeper:
+            def __init__(self, ckpt_dir):
+                self.prefix = os.path.join(ckpt_dir, "best", "model")
+                os.makedirs(os.path.dirname(self.prefix), exist_ok=True)
+                self.saver = tf1.train.Saver()
+                self.best = float("inf")
+
+            def update(self, sess, val_loss, step):
+                if val_loss >= self.best:
+                    return False
+                self.best = val_loss
+                self.saver.save(sess, self.prefix, global_step=step)
+                return True
+        '''),
+    Mutant("best_same_directory", "best_keeper", "shared-state-file", "best_keeper_solution", '''
+        class BestKeeper:
+            def __init__(self, ckpt_dir):
+                self.prefix = os.path.join(ckpt_dir, "best")
+                self.saver = tf1.train.Saver(max_to_keep=1)
+                self.best = float("inf")
+
+            def update(self, sess, val_loss, step):
+                if val_loss >= self.best:
+                    return False
+                self.best = val_loss
+                self.saver.save(sess, self.prefix, global_step=step)
+                return True
+        '''),
+    Mutant("log_writer_not_closed", "log_training", "events-not-on-disk", "log_training_solution", '''
+        def log_training(sess, train_op, loss, weights, global_step, logdir, steps):
+            tf1.summary.scalar("loss", loss)
+            tf1.summary.histogram("weights", weights)
+            merged = tf1.summary.merge_all()
+            writer = tf1.summary.FileWriter(logdir)
+            for _ in range(steps):
+                step = tf1.train.global_step(sess, global_step)
+                summary, _ = sess.run([merged, train_op])
+                writer.add_summary(summary, step)
+        '''),
+    Mutant("log_without_step", "log_training", "summary-step", "log_training_solution", '''
+        def log_training(sess, train_op, loss, weights, global_step, logdir, steps):
+            tf1.summary.scalar("loss", loss)
+            tf1.summary.histogram("weights", weights)
+            merged = tf1.summary.merge_all()
+            writer = tf1.summary.FileWriter(logdir)
+            for _ in range(steps):
+                summary, _ = sess.run([merged, train_op])
+                writer.add_summary(summary)
+            writer.close()
+        '''),
+    Mutant("log_scalar_only", "log_training", "missing-histogram", "log_training_solution", '''
+        def log_training(sess, train_op, loss, weights, global_step, logdir, steps):
+            merged = tf1.summary.scalar("loss", loss)
+            writer = tf1.summary.FileWriter(logdir)
+            for _ in range(steps):
+                step = tf1.train.global_step(sess, global_step)
+                summary, _ = sess.run([merged, train_op])
+                writer.add_summary(summary, step)
+            writer.close()
+        '''),
+]
