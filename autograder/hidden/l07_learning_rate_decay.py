@@ -1,0 +1,34 @@
+"""Hidden inputs for lesson 7. Expected values are never stored: the grader computes them from solutions/."""
+
+CASES = {
+    "exponential_family": [
+        {"learning_rate": 0.5, "decay_steps": 7, "decay_rate": 0.3, "steps": [0, 3, 6, 7, 8, 13, 14, 15, 50]},
+        {"learning_rate": 1.0, "decay_steps": 100, "decay_rate": 0.96,
+         "steps": [0, 1, 99, 100, 101, 250, 1000, 5000]},
+    ],
+    "piecewise": [
+        {"boundaries": [0, 3], "values": [1.0, 0.5, 0.25], "steps": [0, 1, 2, 3, 4, 10]},
+        {"boundaries": [100, 200, 300], "values": [0.3, 0.2, 0.1, 0.05],
+         "steps": [0, 99, 100, 101, 200, 201, 299, 300, 301, 1000]},
+    ],
+    "polynomial": [
+        {"learning_rate": 1.0, "decay_steps": 4, "end_learning_rate": 0.0, "powers": [1.0, 3.0],
+         "steps": [0, 1, 2, 3, 4, 5, 7, 8, 9, 12, 13]},
+        {"learning_rate": 0.05, "decay_steps": 25, "end_learning_rate": 0.001, "powers": [0.5],
+         "steps": [0, 12, 24, 25, 26, 50, 51, 75, 100]},
+    ],
+    "cosine_family": [
+        {"learning_rate": 1.0, "decay_steps": 3, "alpha": 0.0, "t_mul": 3.0, "m_mul": 0.8,
+         "num_periods": 2.0, "beta": 0.0, "steps": [0, 1, 2, 3, 4, 7, 11, 12, 13, 25, 38, 39, 40, 100]},
+        {"learning_rate": 0.2, "decay_steps": 8, "alpha": 0.25, "t_mul": 1.5, "m_mul": 0.9,
+         "num_periods": 0.5, "beta": 0.01, "steps": [0, 4, 7, 8, 9, 15, 19, 20, 21, 30, 38, 39, 60, 95]},
+    ],
+    "auto_decay": [
+        {"initial_rate": 1.0, "factor": 0.1, "patience": 1,
+         "zigzag": [2.0, 1.0, 1.5, 1.2, 0.9, 1.1, 1.0, 0.95, 0.5],
+         "plateau": [3.0, 3.0, 3.0, 3.0, 2.0, 2.5, 2.5, 2.5]},
+        {"initial_rate": 0.01, "factor": 0.7, "patience": 3,
+         "zigzag": [0.5, 0.6, 0.55, 0.52, 0.45, 0.5, 0.47, 0.46, 0.4, 0.41, 0.405, 0.402, 0.39],
+         "plateau": [0.4, 0.41, 0.42, 0.43, 0.44, 0.45, 0.46, 0.47, 0.48, 0.49, 0.5, 0.3]},
+    ],
+}

@@ -1,0 +1,204 @@
+"""Mutants of lesson 7: each is a misconception the lesson names."""
+from tests.mutants import Mutant
+
+MUTANTS = [
+    Mutant("staircase_floors_the_step", "exponential_family", "staircase-floor", "exponential_family_solution", '''
+        def np_exponential_family(kind, learning_rate, steps, decay_steps, decay_rate, staircase=False):
+            step = np.asarray(steps, dtype=np.float64)
+            if staircase:
+                step = np.floor(step)
+            p = step / decay_steps
+            if kind == "exponential":
+                return learning_rate * decay_rate ** p
+            if kind == "natural_exp":
+                return learning_rate * np.exp(-decay_rate * p)
+            if kind == "inverse_time":
+                return learning_rate / (1.0 + decay_rate * p)
+            raise ValueError(kind)
+        '''),
+    Mutant("natural_exp_as_exponential", "exponential_family", "natural-exp-base", "exponential_family_solution", '''
+        def np_exponential_family(kind, learning_rate, steps, decay_steps, decay_rate, staircase=False):
+            p = np.asarray(steps, dtype=np.float64) / decay_steps
+            if staircase:
+                p = np.floor(p)
+            if kind in ("exponential", "natural_exp"):
+                return learning_rate * decay_rate ** p
+            if kind == "inverse_time":
+                return learning_rate / (1.0 + decay_rate * p)
+            raise ValueError(kind)
+        '''),
+    Mutant("inverse_time_geometric", "exponential_family", "inverse-time", "exponential_family_solution", '''
+        def np_exponential_family(kind, learning_rate, steps, decay_steps, decay_rate, staircase=False):
+            p = np.asarray(steps, dtype=np.float64) / decay_steps
+            if staircase:
+                p = np.floor(p)
+            if kind == "exponential":
+                return learning_rate * decay_rate ** p
+            if kind == "natural_exp":
+                return learning_rate * np.exp(-decay_rate * p)
+            if kind == "inverse_time":
+                return learning_rate / (1.0 + decay_rate) ** p
+            raise ValueError(kind)
+        '''),
+    Mutant("piecewise_boundary_starts_new_value", "piecewise", "boundary-inclusive", "piecewise_solution", '''
+        def np_piecewise_constant(steps, boundaries, values):
+            if len(values) != len(boundaries) + 1:
+                raise ValueError("values needs one more entry than boundaries")
+            interval = np.searchsorted(np.asarray(boundaries), np.asarray(steps), side="right")
+            return np.asarray(values, dtype=np.float64)[interval]
+        '''),
+    Mutant("piecewise_no_length_check", "piecewise", "length-check", "piecewise_solution", '''
+        def np_piecewise_constant(steps, boundaries, values):
+            interval = np.searchsorted(np.asarray(boundaries), np.asarray(steps), side="left")
+            return np.asarray(values, dtype=np.float64)[interval]
+        '''),
+    Mutant("polynomial_power_inside", "polynomial", "power-curve", "polynomial_solution", '''
+        def np_polynomial_decay(learning_rate, steps, decay_steps, end_learning_rate=0.0001, power=1.0, cycle=False):
+            step = np.asarray(steps, dtype=np.float64)
+            if cycle:
+                horizon = decay_steps * np.where(step == 0, 1.0, np.ceil(step / decay_steps))
+            else:
+                step = np.minimum(step, decay_steps)
+                horizon = decay_steps
+            return (learning_rate - end_learning_rate) * (1 - (step / horizon) ** power) + end_learning_rate
+        '''),
+    Mutant("polynomial_no_clamp", "polynomial", "clamp-at-end", "polynomial_solution", '''
+        def np_polynomial_decay(learning_rate, steps, decay_steps, end_learning_rate=0.0001, power=1.0, cycle=False):
+            step = np.asarray(steps, dtype=np.float64)
+            horizon = decay_steps
+            if cycle:
+                horizon = decay_steps * np.where(step == 0, 1.0, np.ceil(step / decay_steps))
+            return (learning_rate - end_learning_rate) * (1 - step / horizon) ** power + end_learning_rate
+        '''),
+    Mutant("polynomial_cycle_modulo", "polynomial", "cycle-ceil", "polynomial_solution", '''
+        def np_polynomial_decay(learning_rate, steps, decay_steps, end_learning_rate=0.0001, power=1.0, cycle=False):
+            step = np.asarray(steps, dtype=np.float64)
+            if cycle:
+                step = step % decay_steps
+            else:
+                step = np.minimum(step, decay_steps)
+            return (learning_rate - end_learning_rate) * (1 - step / decay_steps) ** power + end_learning_rate
+        '''),
+    Mutant("cosine_no_clamp", "cosine_family", "cosine-clamp", "cosine_family_solution", '''
+        def np_cosine_family(kind, learning_rate, steps, decay_steps, alpha=0.0, t_mul=2.0, m_mul=1.0,
+                             num_periods=0.5, beta=0.001):
+            step = np.asarray(steps, dtype=np.float64)
+            if kind == "cosine":
+                cosine = 0.5 * (1 + np.cos(np.pi * step / decay_steps))
+                return learning_rate * ((1 - alpha) * cosine + alpha)
+            if kind == "restarts":
+                p = step / decay_steps
+                if t_mul == 1.0:
+                    i = np.floor(p)
+                    fraction = p - i
+                else:
+                    i = np.floor(np.log(1 - p * (1 - t_mul)) / np.log(t_mul))
+                    fraction = (p - (1 - t_mul ** i) / (1 - t_mul)) / t_mul ** i
+                cosine = 0.5 * m_mul ** i * (1 + np.cos(np.pi * fraction))
+                return learning_rate * ((1 - alpha) * cosine + alpha)
+            if kind == "linear_cosine":
+                step = np.minimum(step, decay_steps)
+                linear = (decay_steps - step) / decay_steps
+                cosine = 0.5 * (1 + np.cos(np.pi * 2 * num_periods * step / decay_steps))
+                return learning_rate * ((alpha + linear) * cosine + beta)
+            raise ValueError(kind)
+        '''),
+    Mutant("restarts_ignore_t_mul", "cosine_family", "restart-period", "cosine_family_solution", '''
+        def np_cosine_family(kind, learning_rate, steps, decay_steps, alpha=0.0, t_mul=2.0, m_mul=1.0,
+                             num_periods=0.5, beta=0.001):
+            step = np.asarray(steps, dtype=np.float64)
+            if kind == "cosine":
+                cosine = 0.5 * (1 + np.cos(np.pi * np.minimum(step, decay_steps) / decay_steps))
+                return learning_rate * ((1 - alpha) * cosine + alpha)
+            if kind == "restarts":
+                p = step / decay_steps
+                i = np.floor(p)
+                cosine = 0.5 * m_mul ** i * (1 + np.cos(np.pi * (p - i)))
+                return learning_rate * ((1 - alpha) * cosine + alpha)
+            if kind == "linear_cosine":
+                step = np.minimum(step, decay_steps)
+                linear = (decay_steps - step) / decay_steps
+                cosine = 0.5 * (1 + np.cos(np.pi * 2 * num_periods * step / decay_steps))
+                return learning_rate * ((alpha + linear) * cosine + beta)
+            raise ValueError(kind)
+        '''),
+    Mutant("restarts_ignore_m_mul", "cosine_family", "restart-height", "cosine_family_solution", '''
+        def np_cosine_family(kind, learning_rate, steps, decay_steps, alpha=0.0, t_mul=2.0, m_mul=1.0,
+                             num_periods=0.5, beta=0.001):
+            step = np.asarray(steps, dtype=np.float64)
+            if kind == "cosine":
+                cosine = 0.5 * (1 + np.cos(np.pi * np.minimum(step, decay_steps) / decay_steps))
+                return learning_rate * ((1 - alpha) * cosine + alpha)
+            if kind == "restarts":
+                p = step / decay_steps
+                if t_mul == 1.0:
+                    i = np.floor(p)
+                    fraction = p - i
+                else:
+                    i = np.floor(np.log(1 - p * (1 - t_mul)) / np.log(t_mul))
+                    fraction = (p - (1 - t_mul ** i) / (1 - t_mul)) / t_mul ** i
+                cosine = 0.5 * (1 + np.cos(np.pi * fraction))
+                return learning_rate * ((1 - alpha) * cosine + alpha)
+            if kind == "linear_cosine":
+                step = np.minimum(step, decay_steps)
+                linear = (decay_steps - step) / decay_steps
+                cosine = 0.5 * (1 + np.cos(np.pi * 2 * num_periods * step / decay_steps))
+                return learning_rate * ((alpha + linear) * cosine + beta)
+            raise ValueError(kind)
+        '''),
+    Mutant("auto_compares_with_last_loss", "auto_decay", "best-not-last", "auto_decay_solution", '''
+        class AutoDecay:
+            def __init__(self, initial_rate, factor, patience):
+                self.learning_rate = tf1.Variable(initial_rate, dtype=tf.float32, trainable=False)
+                self.last = tf1.Variable(np.inf, dtype=tf.float32, trainable=False)
+                self.bad = tf1.Variable(0, dtype=tf.int32, trainable=False)
+                self.val_loss = tf1.placeholder(tf.float32, [])
+                rate, last, bad = self.learning_rate.read_value(), self.last.read_value(), self.bad.read_value()
+                bad = tf.where(self.val_loss < last, 0, bad + 1)
+                cut = bad >= patience
+                self.new_rate = tf.where(cut, rate * factor, rate)
+                with tf.control_dependencies([self.new_rate, bad]):
+                    self.update_op = tf.group(self.learning_rate.assign(self.new_rate),
+                                              self.last.assign(self.val_loss),
+                                              self.bad.assign(tf.where(cut, 0, bad)))
+
+            def update(self, sess, val_loss):
+                new_rate, _ = sess.run([self.new_rate, self.update_op], {self.val_loss: val_loss})
+                return float(new_rate)
+        '''),
+    Mutant("auto_keeps_counting_after_cut", "auto_decay", "patience-reset", "auto_decay_solution", '''
+        class AutoDecay:
+            def __init__(self, initial_rate, factor, patience):
+                self.learning_rate = tf1.Variable(initial_rate, dtype=tf.float32, trainable=False)
+                self.best = tf1.Variable(np.inf, dtype=tf.float32, trainable=False)
+                self.bad = tf1.Variable(0, dtype=tf.int32, trainable=False)
+                self.val_loss = tf1.placeholder(tf.float32, [])
+                rate, best, bad = self.learning_rate.read_value(), self.best.read_value(), self.bad.read_value()
+                bad = tf.where(self.val_loss < best, 0, bad + 1)
+                self.new_rate = tf.where(bad >= patience, rate * factor, rate)
+                self.update_op = tf.group(self.learning_rate.assign(self.new_rate),
+                                          self.best.assign(tf.minimum(best, self.val_loss)),
+                                          self.bad.assign(bad))
+
+            def update(self, sess, val_loss):
+                new_rate, _ = sess.run([self.new_rate, self.update_op], {self.val_loss: val_loss})
+                return float(new_rate)
+        '''),
+    Mutant("auto_assigns_in_update", "auto_decay", "ops-in-loop", "auto_decay_solution", '''
+        class AutoDecay:
+            def __init__(self, initial_rate, factor, patience):
+                self.learning_rate = tf1.Variable(initial_rate, dtype=tf.float32, trainable=False)
+                self.factor, self.patience = factor, patience
+                self.best, self.bad = np.inf, 0
+
+            def update(self, sess, val_loss):
+                if val_loss < self.best:
+                    self.best, self.bad = val_loss, 0
+                else:
+                    self.bad += 1
+                if self.bad >= self.patience:
+                    sess.run(self.learning_rate.assign(self.learning_rate * self.factor))
+                    self.bad = 0
+                return float(sess.run(self.learning_rate))
+        '''),
+]
