@@ -14,7 +14,8 @@ import secrets
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, Coroutine, Iterable, Mapping, Sequence
 
 import nbformat
 import psutil
@@ -137,9 +138,21 @@ def execute_and_observe(nb: nbformat.NotebookNode, assignment: str,
             error_on_timeout={"ename": CELL_TIMEOUT_NAME, "evalue": f"a cell ran over {limits.cell_timeout:g} s",
                               "traceback": []},
             resources={"metadata": {"path": base}})
-        asyncio.run(_run(client, runnable, limits, execution, kernel_env(device_env), log_path, base))
+        run_coroutine(_run(client, runnable, limits, execution, kernel_env(device_env), log_path, base))
     _collect(runnable, nonce, execution)
     return execution
+
+
+def run_coroutine(coroutine: Coroutine[Any, Any, None]) -> None:
+    """Run `coroutine` to the end, in a thread of its own if this one already runs an event loop
+    (a Jupyter kernel, or a test tool such as Playwright), where `asyncio.run` would refuse."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        asyncio.run(coroutine)
+        return
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, coroutine).result()
 
 
 def _kernel_manager(base: Path, hidden: Iterable[Path], limits: Limits,

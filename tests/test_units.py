@@ -107,3 +107,21 @@ def test_feedback_files_show_public_values_and_hide_hidden_ones(tmp_path):
         text = (tmp_path / "erin" / f"a{suffix}").read_text()
         assert "Multiply by two" in text and "expected 6" in text and "hidden case" in text
         assert "1234.5" not in text and "987.25" not in text
+
+
+def test_coroutines_run_even_inside_a_running_event_loop():
+    import asyncio
+
+    from autograder.kernel import run_coroutine
+
+    ran = []
+
+    async def work():
+        ran.append(asyncio.get_running_loop())
+
+    async def caller():  # as in a Jupyter kernel: a loop already runs in this thread
+        run_coroutine(work())
+
+    run_coroutine(work())
+    asyncio.run(caller())
+    assert len(ran) == 2

@@ -56,7 +56,9 @@ def _jupyter() -> Path:
     return exe
 
 
-@pytest.fixture(scope="session")
+# Module scope, not session: sync Playwright keeps an asyncio loop running in this thread while it
+# is open, and the grading tests that run after this module need the thread free for asyncio.run.
+@pytest.fixture(scope="module")
 def sync_playwright():
     try:
         from playwright.sync_api import sync_playwright as start
@@ -67,7 +69,7 @@ def sync_playwright():
     return start
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(sync_playwright):
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
@@ -120,7 +122,12 @@ def lab(tmp_path, sync_playwright):
     # No "get Jupyter news?" toast over the cells, no update check going out to the network.
     (config / "labconfig" / "page_config.json").write_text(json.dumps(
         {"disabledExtensions": {"@jupyterlab/apputils-extension:announcements": True}}))
-    env = dict(os.environ,
+    # Render every cell: with JupyterLab's default windowing, cells far off screen may have no
+    # output DOM yet, which made reading a check's report flaky.
+    settings = home / "settings" / "@jupyterlab" / "notebook-extension"
+    settings.mkdir(parents=True)
+    (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
                JUPYTER_CONFIG_DIR=str(config), JUPYTER_DATA_DIR=str(home / "data"),
                JUPYTER_RUNTIME_DIR=str(home / "runtime"), IPYTHONDIR=str(home / "ipython"),
                JUPYTER_PLATFORM_DIRS="0")
