@@ -85,3 +85,5 @@ def test_notebook_cells_agree_with_the_lesson(assignment):
         assert f"{exercise.id}_solution" in cells, f"no solution cell for {exercise.id}"
         source = cells[f"check_{exercise.id}"].source
         assert f'check("{exercise.id}")' in source and f'check.hidden("{exercise.id}")' in source
+        # A failing check raises (nbgrader's record of a failed test); the tag lets Run All go on.
+        assert "raises-exception" in cells[f"check_{exercise.id}"].metadata.get("tags", [])
