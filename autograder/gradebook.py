@@ -6,10 +6,12 @@ be in the gradebook already (`nbgrader generate_assignment` puts it there).
 """
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 from typing import Any, Iterable
 
 from nbgrader.api import Gradebook, MissingEntry
+from sqlalchemy.exc import SAWarning
 
 
 def check_cell(exercise_id: str) -> str:
@@ -20,7 +22,9 @@ def check_cell(exercise_id: str) -> str:
 def store(records: Iterable[dict[str, Any]], database: Path) -> int:
     """Store every record's exercise points in the gradebook at `database`; return how many records."""
     count = 0
-    with Gradebook(f"sqlite:///{database.resolve()}") as gradebook:
+    with warnings.catch_warnings(), Gradebook(f"sqlite:///{database.resolve()}") as gradebook:
+        # nbgrader's own add_submission trips SQLAlchemy autoflush warnings; they are not ours to fix.
+        warnings.simplefilter("ignore", SAWarning)
         for record in records:
             _store_one(gradebook, record)
             count += 1
