@@ -23,8 +23,11 @@ $(STAMP): requirements.txt pyproject.toml
 	$(PY) -m pip install --quiet --no-deps -e .
 	touch $(STAMP)
 
+# Jupyter refuses to run as root unless told; containers and these course machines run as root.
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
+
 lab: setup
-	$(VENV)/bin/jupyter lab notebooks/
+	$(VENV)/bin/jupyter lab $(ROOT_FLAG) notebooks/
 
 test: setup
 	$(PY) -m pytest $(PYTEST_ARGS)

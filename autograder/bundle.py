@@ -28,8 +28,9 @@ $(STAMP): requirements.txt pyproject.toml
 \t$(VENV)/bin/python -m pip install --quiet --no-deps -e .
 \ttouch $(STAMP)
 
+# Jupyter refuses to run as root unless told (containers often run as root).
 lab: setup
-\t$(VENV)/bin/jupyter lab notebooks/
+\t$(VENV)/bin/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root) notebooks/
 """
 
 STUDENT_README = """\
