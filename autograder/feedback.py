@@ -104,8 +104,9 @@ def record_text(record: dict[str, Any]) -> str:
 def record_html(record: dict[str, Any]) -> str:
     """A student's feedback page for one graded assignment."""
     results = [ExerciseResult.from_json(e) for e in record["exercises"]]
-    header = "".join(f"<p>{html.escape(line)}</p>" for line in _record_header(record)[1:])
-    title = html.escape(_record_header(record)[0])
+    first, *rest = _record_header(record)
+    header = "".join(f"<p>{html.escape(line)}</p>" for line in rest)
+    title = html.escape(first)
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>{title}</title></head>"
             f"<body style='font-family:sans-serif;max-width:50em;margin:2em auto'><h1>{title}</h1>{header}"
             + "".join(exercise_html(r) for r in results) + "</body></html>\n")

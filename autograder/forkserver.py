@@ -127,12 +127,13 @@ class Zygote:
 
     def reset(self) -> None:
         """Kill everything but the zygote in the sandbox, and empty the scratch and run folders."""
-        for process in self._leftovers():
-            with contextlib.suppress(psutil.Error):
-                process.kill()
+        kill_all(self._leftovers())
         self._ask({"reset": True})
         for entry in self.rundir.iterdir():
-            shutil.rmtree(entry, ignore_errors=True) if entry.is_dir() else entry.unlink(missing_ok=True)
+            if entry.is_dir():
+                shutil.rmtree(entry, ignore_errors=True)
+            else:
+                entry.unlink(missing_ok=True)
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
@@ -142,9 +143,7 @@ class Zygote:
         if self.process is not None:
             with contextlib.suppress(psutil.Error):
                 root = psutil.Process(self.process.pid)
-                for process in [*root.children(recursive=True), root]:
-                    with contextlib.suppress(psutil.Error):
-                        process.kill()
+                kill_all([*root.children(recursive=True), root])
             self.process.wait()
             self.process = None
             self._log.close()
@@ -241,6 +240,13 @@ class Zygotes:
             return
         with self._lock:
             self._idle.append(zygote)
+
+
+def kill_all(processes: Iterable[psutil.Process]) -> None:
+    """SIGKILL each process; one that is already gone is no error."""
+    for process in processes:
+        with contextlib.suppress(psutil.Error):
+            process.kill()
 
 
 def _readline(process: subprocess.Popen, timeout: float) -> str:

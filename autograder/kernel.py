@@ -25,7 +25,7 @@ from nbclient.exceptions import DeadKernelError
 
 from .probe import MIMETYPE, encode_request
 from .quiet import KERNEL_ENV
-from .forkserver import Zygote, zygote_kernel_manager
+from .forkserver import Zygote, kill_all, zygote_kernel_manager
 from .sandbox import kernel_manager
 from .spec import Case
 
@@ -225,11 +225,7 @@ async def _watch_memory(km, limit_mb: int, execution: Execution) -> None:
         if rss > limit_mb * 2**20:
             execution.status = "crashed"
             execution.reason = f"the kernel went over the memory limit of {limit_mb} MB and was stopped"
-            for p in reversed(tree):
-                try:
-                    p.kill()
-                except psutil.Error:
-                    pass
+            kill_all(reversed(tree))
             return
 
 

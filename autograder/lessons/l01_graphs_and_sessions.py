@@ -9,13 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..compare import holds, same, values_match
+from ..probing import close_session, FinalizedGraphGuard
 from ..spec import Case, Check, Exercise, Lesson
-
-
-def _close(obj) -> None:
-    session = getattr(obj, "sess", None) or getattr(obj, "session", None)
-    if session is not None and hasattr(session, "close"):
-        session.close()
 
 
 def _network(features, layers, parts):
@@ -115,16 +110,12 @@ def probe_running_total(cls, values):
     with tf.Graph().as_default() as graph:
         total = cls()
         graph.finalize()
-        totals, modified = [], False
-        try:
+        totals, guard = [], FinalizedGraphGuard()
+        with guard:
             for value in values:
                 totals.append(float(np.asarray(total.add(value))))
-        except RuntimeError as exc:
-            if "finalized" not in str(exc):
-                raise
-            modified = True
-        _close(total)
-    return {"totals": totals, "modified_finalized_graph": modified}
+        close_session(total)
+    return {"totals": totals, "modified_finalized_graph": guard.tripped}
 
 
 def _bad_names(got) -> bool:

@@ -7,15 +7,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..compare import holds, same
+from ..probing import close_session, FinalizedGraphGuard
 from ..spec import Case, Check, Exercise, Lesson
 
 X = [0.05, 0.25, 0.45, 0.65, 0.85]
-
-
-def _close(obj) -> None:
-    session = getattr(obj, "sess", None) or getattr(obj, "session", None)
-    if session is not None and hasattr(session, "close"):
-        session.close()
 
 
 def probe_threshold_judge(cls, x, first, second, calls=3):
@@ -29,7 +24,7 @@ def probe_threshold_judge(cls, x, first, second, calls=3):
         judge.update_options({"threshold": second})
         after = [np.asarray(judge.judge(np.asarray(x, np.float32))) for _ in range(calls)]
         growth = len(graph.get_operations()) - ops_before
-        _close(judge)
+        close_session(judge)
     return {"before": before, "after": after[-1], "op_growth": growth}
 
 
@@ -58,18 +53,14 @@ def probe_variable_judge(cls, x, first, seconds):
         judge = cls(first)
         trainable = [v.op.name for v in tf1.trainable_variables()]
         graph.finalize()
-        answers, modified = [], False
-        try:
+        answers, guard = [], FinalizedGraphGuard()
+        with guard:
             answers.append(np.asarray(judge.judge(np.asarray(x, np.float32))))
             for value in seconds:
                 judge.set_threshold(value)
                 answers.append(np.asarray(judge.judge(np.asarray(x, np.float32))))
-        except RuntimeError as exc:
-            if "finalized" not in str(exc):
-                raise
-            modified = True
-        _close(judge)
-    return {"answers": answers, "modified_finalized_graph": modified, "trainable": trainable}
+        close_session(judge)
+    return {"answers": answers, "modified_finalized_graph": guard.tripped, "trainable": trainable}
 
 
 class _OptionsHolder:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..compare import holds, same
+from ..probing import FinalizedGraphGuard
 from ..spec import Case, Check, Exercise, Lesson
 
 COLLECTIONS = {  # observation key -> GraphKeys attribute
@@ -130,22 +131,18 @@ def probe_freezer(cls, values, loss, optimizer, lr, cycle, steps):
         init = tf1.global_variables_initializer()
         graph.finalize()
         ops_at_start = len(graph.get_operations())
-        op_counts, modified = [], False
+        op_counts, guard = [], FinalizedGraphGuard()
         with tf1.Session() as sess:
             sess.run(init)
             trajectory = [sess.run(variables)]
-            try:
+            with guard:
                 for frozen in schedule:
                     freezer.step(sess, [variables[n] for n in frozen])
                     trajectory.append(sess.run(variables))
                     op_counts.append(len(graph.get_operations()))
-            except RuntimeError as exc:
-                if "finalized" not in str(exc):
-                    raise
-                modified = True
     done = len(trajectory) - 1
     fresh, trained, stuck = _freeze_report(trajectory, schedule[:done], list(values))
-    return {"modified_finalized_graph": modified, "steps_run": done, "ops_at_start": ops_at_start,
+    return {"modified_finalized_graph": guard.tripped, "steps_run": done, "ops_at_start": ops_at_start,
             "op_growth": (op_counts[-1] - ops_at_start) if op_counts else 0,
             "frozen_moved_fresh": fresh[:5], "frozen_moved_after_training": trained[:5],
             "unfrozen_stuck": stuck[:5], "final": trajectory[-1]}

@@ -9,15 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..compare import holds, same
+from ..probing import close_session, FinalizedGraphGuard
 from ..spec import Case, Check, Exercise, Lesson
 
 ERROR_TYPES = ("KeyError", "ValueError")
-
-
-def _close(obj) -> None:
-    session = getattr(obj, "sess", None) or getattr(obj, "session", None)
-    if session is not None and hasattr(session, "close"):
-        session.close()
 
 
 def _ramp(shape, start):
@@ -159,19 +154,15 @@ def probe_lagged_trainer(cls, n_in, hidden, n_out, x, y, steps, learning_rate):
         trainer = cls(_net_fn(n_in, hidden, n_out), n_in, n_out, learning_rate)
         past_vars = sorted(_relative(v, "past") for v in tf1.global_variables("past/"))
         graph.finalize()
-        current, past, modified = [], [], False
-        try:
+        current, past, guard = [], [], FinalizedGraphGuard()
+        with guard:
             for _ in range(steps):
                 c, p = trainer.step(x, y)
                 current.append(np.asarray(c))
                 past.append(np.asarray(p))
-        except RuntimeError as exc:
-            if "finalized" not in str(exc):
-                raise
-            modified = True
-        _close(trainer)
+        close_session(trainer)
     return {"current_outputs": current, "past_outputs": past, "past_variables": past_vars,
-            "modified_finalized_graph": modified}
+            "modified_finalized_graph": guard.tripped}
 
 
 def probe_soft_update(make_soft_update_op, source, target, tau, steps):

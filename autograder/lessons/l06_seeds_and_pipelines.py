@@ -9,15 +9,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..compare import holds, same
+from ..probing import close_session, FinalizedGraphGuard
 from ..spec import Case, Check, Exercise, Lesson
 
 RANDOM_OP_TYPES = ("RandomUniform", "RandomStandardNormal", "TruncatedNormal", "RandomUniformInt")
-
-
-def _close(obj) -> None:
-    session = getattr(obj, "sess", None) or getattr(obj, "session", None)
-    if session is not None and hasattr(session, "close"):
-        session.close()
 
 
 def _equal_lists(xs, ys) -> bool:
@@ -53,21 +48,17 @@ def probe_noise_source(cls, seed, shape, draws=3):
     with tf.Graph().as_default() as graph:
         source = cls(seed, shape)
         graph.finalize()
-        first, replayed, modified = [], [], False
-        try:
+        first, replayed, guard = [], [], FinalizedGraphGuard()
+        with guard:
             first = [np.asarray(source.draw()) for _ in range(draws)]
             source.replay()
             replayed = [np.asarray(source.draw()) for _ in range(draws)]
-        except RuntimeError as exc:
-            if "finalized" not in str(exc):
-                raise
-            modified = True
-        _close(source)
+        close_session(source)
     return {
         "draws": first,
         "advances": len(first) == draws and all(not np.array_equal(x, y) for x, y in zip(first, first[1:])),
         "replays": len(first) == draws and _equal_lists(first, replayed),
-        "modified_finalized_graph": modified,
+        "modified_finalized_graph": guard.tripped,
     }
 
 
@@ -103,15 +94,11 @@ def probe_batch_reader(cls, features, batch_size, calls):
         reader = cls(features, batch_size)
         reads_in_graph = any(op.type == "IteratorGetNext" for op in graph.get_operations())
         graph.finalize()
-        batches, modified = [], False
-        try:
+        batches, guard = [], FinalizedGraphGuard()
+        with guard:
             batches = [np.asarray(reader.next_batch()) for _ in range(calls)]
-        except RuntimeError as exc:
-            if "finalized" not in str(exc):
-                raise
-            modified = True
-        _close(reader)
-    return {"batches": batches, "modified_finalized_graph": modified, "reads_in_graph": reads_in_graph}
+        close_session(reader)
+    return {"batches": batches, "modified_finalized_graph": guard.tripped, "reads_in_graph": reads_in_graph}
 
 
 def probe_step_noise(fn, seed, steps, shape):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..compare import holds, same, values_match
+from ..probing import FinalizedGraphGuard
 from ..spec import Case, Check, Exercise, Lesson
 
 RTOL, ATOL = 1e-4, 1e-7  # TensorFlow computes in float32; NumPy answers are usually float64
@@ -62,13 +63,10 @@ def _numpy_only(fn, *args, **kwargs):
 
     with tf.Graph().as_default() as graph:
         graph.finalize()
-        try:
+        with FinalizedGraphGuard() as guard:
             out = fn(*args, **kwargs)
-        except RuntimeError as exc:
-            if "finalized" not in str(exc):
-                raise
-            raise RuntimeError("your function built TensorFlow ops; compute the schedule with NumPy "
-                               "only") from None
+        if guard.tripped:
+            raise RuntimeError("your function built TensorFlow ops; compute the schedule with NumPy only")
     return np.asarray(out, dtype=np.float64)
 
 
@@ -247,14 +245,11 @@ def probe_auto_decay(cls, initial_rate, factor, patience, zigzag, plateau):
         with tf1.Session() as sess:
             sess.run(init)
             for name, losses in (("zigzag", zigzag), ("plateau", plateau)):
-                rates = []
-                try:
+                rates, guard = [], FinalizedGraphGuard()
+                with guard:
                     for loss in losses:
                         rates.append(float(f"{float(autos[name].update(sess, loss)):.7g}"))
-                except RuntimeError as exc:
-                    if "finalized" not in str(exc):
-                        raise
-                    obs["modified_finalized_graph"] = True
+                obs["modified_finalized_graph"] |= guard.tripped
                 obs["rates_" + name] = rates
                 obs["variable_" + name] = float(f"{float(sess.run(autos[name].learning_rate)):.7g}")
         obs["op_growth"] = len(graph.get_operations()) - ops_before
