@@ -14,7 +14,11 @@ export PATH := $(abspath $(VENV))/bin:$(PATH)
 
 .PHONY: setup lab test e2e release grade bench student-bundle clean
 
+# The same test the grader makes (autograder.sandbox.bwrap_works): can bubblewrap build a sandbox?
+BWRAP_CHECK := bwrap --ro-bind / / --unshare-net --unshare-pid --cap-drop ALL true >/dev/null 2>&1
+
 setup: $(STAMP)
+	@$(BWRAP_CHECK) || echo "note: bubblewrap cannot build a sandbox here: grading needs it (apt-get install bubblewrap), see README's Set-up"
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)

@@ -26,6 +26,7 @@ from .grading import Grading, Judge, Submission, grade, result_record
 from .kernel import Limits
 from .reference import Observations, cache_dir, reference_observations
 from .results import read_results, result_path, write_class_csv, write_result
+from .sandbox import require_sandbox, warn_unsandboxed
 from .spec import Lesson
 
 BAR_WIDTH = 24
@@ -99,7 +100,12 @@ def grade_all(submissions: Sequence[Submission], out: Path, jobs: int = 1, limit
 
 
 def prepare(todo: Sequence[Submission], out: Path, limits: Limits) -> Batch:
-    """Load the lessons of `todo` and compute their references; hide results, cache and submissions."""
+    """Load the lessons of `todo` and compute their references; hide results, cache and submissions.
+
+    Raises `sandbox.SandboxUnavailable` before any work when `limits` ask for a sandbox that
+    cannot be built here; says once that there is none when they do not.
+    """
+    require_sandbox() if limits.sandbox else warn_unsandboxed()
     assignments = sorted({s.assignment for s in todo})
     lesson_of = {a: lessons.load(a) for a in assignments}
     reference_of = {a: reference_observations(lesson_of[a]) for a in assignments}

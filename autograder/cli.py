@@ -13,6 +13,7 @@ from .quiet import quiet_environment
 def _grade(args: argparse.Namespace) -> int:
     from .batch import grade_all
     from .kernel import Limits
+    from .sandbox import SandboxUnavailable
     from .submissions import discover
 
     submissions = discover(args.paths)
@@ -28,7 +29,11 @@ def _grade(args: argparse.Namespace) -> int:
         except (ImportError, OSError) as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
-    records = grade_all(submissions, args.out, args.jobs, limits, force=args.force, runner=runner)
+    try:
+        records = grade_all(submissions, args.out, args.jobs, limits, force=args.force, runner=runner)
+    except SandboxUnavailable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     total = sum(r["score"] for r in records)
     print(f"graded {len(records)} submission(s), {total} point(s) in all; results in {args.out}")
     return 0
@@ -96,7 +101,8 @@ def parser() -> argparse.ArgumentParser:
                        help="grade on the Dask scheduler at ADDRESS (e.g. tcp://host:8786), one task per "
                             "submission; --jobs is then ignored (see docs/cluster.md)")
     grade.add_argument("--no-sandbox", action="store_true",
-                       help="run kernels without bubblewrap (process isolation only; for debugging)")
+                       help="grade without bubblewrap: process isolation only, so a submission can read and "
+                            "change what the grader can (by default, grading refuses without a sandbox)")
     grade.set_defaults(run=_grade)
 
     judge = sub.add_parser("judge", help="(used by hidden-test cells) judge observations from stdin")

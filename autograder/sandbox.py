@@ -1,4 +1,4 @@
-"""Each graded kernel in its own sandbox: bubblewrap where it works, process isolation otherwise.
+"""Each graded kernel in its own bubblewrap sandbox, or, when the instructor asks, behind a nanny process.
 
 Inside the sandbox the kernel sees the system read-only, a scratch working folder, and of the
 course only the virtual environment and the public part of `autograder`: no solutions, no hidden
@@ -11,7 +11,6 @@ import functools
 import shutil
 import subprocess
 import sys
-import warnings
 from pathlib import Path
 from typing import Iterable
 
@@ -38,12 +37,27 @@ def bwrap_works() -> bool:
     return probe.returncode == 0
 
 
+class SandboxUnavailable(RuntimeError):
+    """Grading for marks needs a sandbox, and bubblewrap cannot build one on this machine."""
+
+
+NO_SANDBOX = ("bubblewrap cannot build a sandbox on this machine, and grading without one lets a "
+              "submission read and change whatever the grader can. Install the Debian package "
+              "`bubblewrap` (apt-get install bubblewrap), or pass --no-sandbox to grade with process "
+              "isolation only.")
+
+
+def require_sandbox() -> None:
+    """Raise `SandboxUnavailable`, with what to do about it, unless bubblewrap works here."""
+    if not bwrap_works():
+        raise SandboxUnavailable(NO_SANDBOX)
+
+
 @functools.lru_cache(maxsize=1)
 def warn_unsandboxed() -> None:
     """Say once per process that kernels run with process isolation only."""
-    warnings.warn("bubblewrap (Debian package `bubblewrap`) cannot build a sandbox here: grading with "
-                  "process isolation only. Submissions can then read files the grader can read.",
-                  RuntimeWarning, stacklevel=3)
+    print("warning: grading without a sandbox (--no-sandbox): kernels run with process isolation only, "
+          "and a submission can read and change files the grader can.", file=sys.stderr, flush=True)
 
 
 def _existing(paths: Iterable[Path]) -> list[Path]:
@@ -75,7 +89,7 @@ def bwrap_argv(rundir: Path, hidden: Iterable[Path] = (), as_pid_1: bool = False
 
 
 class SandboxedKernelManager(AsyncKernelManager):
-    """A kernel manager whose kernel command runs behind `wrapper` (e.g. bubblewrap's argv)."""
+    """A kernel manager whose kernel command runs behind `wrapper` (bubblewrap's argv, or the nanny)."""
 
     wrapper = List(Unicode())
 
@@ -87,12 +101,17 @@ class SandboxedKernelManager(AsyncKernelManager):
                           interrupt_mode="message")
 
 
+NANNY = [sys.executable, "-I", "-m", "autograder.nanny"]
+
+
 def kernel_manager(rundir: Path, hidden: Iterable[Path] = (), sandbox: bool = True) -> AsyncKernelManager:
-    """A manager for one graded kernel, talking over Unix sockets in `rundir`."""
-    wrapper: list[str] = []
-    if sandbox and bwrap_works():
-        wrapper = bwrap_argv(rundir, hidden)
-    elif sandbox:
-        warn_unsandboxed()
+    """A manager for one graded kernel, talking over Unix sockets in `rundir`.
+
+    With `sandbox`, the kernel runs in bubblewrap (`SandboxUnavailable` where that cannot work);
+    without, behind a nanny process (see `nanny`), so that its parent is never the grader.
+    """
+    if sandbox:
+        require_sandbox()
+    wrapper = bwrap_argv(rundir, hidden) if sandbox else NANNY
     return SandboxedKernelManager(wrapper=wrapper, transport="ipc", ip=str(rundir / "ipc"),
                                   connection_file=str(rundir / "kernel.json"))

@@ -1,18 +1,20 @@
 """The command line's contract: files written, exit codes, bad input as results with reasons."""
 import json
+import os
 import subprocess
 import sys
 
 import pytest
 
 from autograder import lessons
+from tests.conftest import GRADE_FLAGS
 
 ASSIGNMENT = lessons.assignments()[0]
 NOTEBOOK = lessons.load(ASSIGNMENT).notebook
 
 
 def grade(*args):
-    return subprocess.run([sys.executable, "-m", "autograder", "grade", *map(str, args)],
+    return subprocess.run([sys.executable, "-m", "autograder", "grade", *GRADE_FLAGS, *map(str, args)],
                           capture_output=True, text=True, timeout=600)
 
 
@@ -42,3 +44,23 @@ def test_no_submissions_is_an_error(tmp_path):
 def test_missing_path_is_an_error(tmp_path):
     run = grade(tmp_path / "nope", "--out", tmp_path / "out")
     assert run.returncode == 2 and "no such notebook" in run.stderr
+
+
+def test_grading_refuses_without_a_sandbox_unless_told(tmp_path):
+    """A `bwrap` that cannot build a sandbox: `grade` names the package, `--no-sandbox` warns once and grades."""
+    fake = tmp_path / "bin"
+    fake.mkdir()
+    (fake / "bwrap").write_text("#!/bin/sh\nexit 1\n")
+    (fake / "bwrap").chmod(0o755)
+    env = {**os.environ, "PATH": f"{fake}{os.pathsep}{os.environ['PATH']}"}
+    folder = tmp_path / "submitted" / "dave" / ASSIGNMENT
+    folder.mkdir(parents=True)
+    (folder / NOTEBOOK).write_text("not a notebook")
+    command = [sys.executable, "-m", "autograder", "grade", str(tmp_path / "submitted"), "--out", str(tmp_path / "out")]
+    refused = subprocess.run(command, capture_output=True, text=True, timeout=600, env=env)
+    assert refused.returncode == 2 and "bubblewrap" in refused.stderr and "--no-sandbox" in refused.stderr
+    assert not (tmp_path / "out").exists()
+    allowed = subprocess.run([*command, "--no-sandbox"], capture_output=True, text=True, timeout=600, env=env)
+    assert allowed.returncode == 0, allowed.stderr
+    assert allowed.stderr.count("without a sandbox") == 1
+    assert json.loads((tmp_path / "out" / "dave" / f"{ASSIGNMENT}.json").read_text())["status"] == "invalid"

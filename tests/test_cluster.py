@@ -10,7 +10,7 @@ import pytest
 
 from autograder import lessons
 from autograder.reference import solution_path
-from tests.conftest import _lay_out, release_path
+from tests.conftest import GRADE_FLAGS, LIMITS, _lay_out, release_path
 
 distributed = pytest.importorskip("distributed")
 
@@ -18,7 +18,7 @@ ASSIGNMENT = "02_rebuild_vs_feed"
 
 
 def grade(*args):
-    return subprocess.run([sys.executable, "-m", "autograder", "grade", *map(str, args)],
+    return subprocess.run([sys.executable, "-m", "autograder", "grade", *GRADE_FLAGS, *map(str, args)],
                           capture_output=True, text=True, timeout=900)
 
 
@@ -48,7 +48,8 @@ def test_a_task_that_raises_becomes_a_crashed_record(tmp_path, monkeypatch, one_
     monkeypatch.setattr(autograder.cluster, "grade_task", broken_task)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster:
-        [record] = grade_all(one_submission, tmp_path / "out", runner=autograder.cluster.ClusterRunner(cluster.scheduler_address))
+        [record] = grade_all(one_submission, tmp_path / "out", limits=LIMITS,
+                             runner=autograder.cluster.ClusterRunner(cluster.scheduler_address))
     assert_crashed(record, ["RuntimeError", "worker lost its lessons"])
     assert json.loads((tmp_path / "out" / "erin" / f"{ASSIGNMENT}.json").read_text()) == record
     assert "erin,02_rebuild_vs_feed,0,12,crashed" in (tmp_path / "out" / "grades.csv").read_text()
@@ -67,7 +68,8 @@ def test_a_worker_that_dies_becomes_a_crashed_record(tmp_path, monkeypatch, one_
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
             distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
                                      dashboard_address=None) as cluster:
-        [record] = grade_all(one_submission, tmp_path / "out", runner=autograder.cluster.ClusterRunner(cluster.scheduler_address))
+        [record] = grade_all(one_submission, tmp_path / "out", limits=LIMITS,
+                             runner=autograder.cluster.ClusterRunner(cluster.scheduler_address))
     assert_crashed(record, ["KilledWorker"])
 
 

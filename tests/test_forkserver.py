@@ -7,7 +7,7 @@ import pytest
 from autograder import lessons
 from autograder.forkserver import ForkedKernel, Zygotes
 from autograder.reference import solution_path
-from autograder.sandbox import bwrap_works
+from tests.conftest import LIMITS, needs_sandbox
 
 ASSIGNMENT = "02_rebuild_vs_feed"
 LESSON = lessons.load(ASSIGNMENT)
@@ -44,7 +44,7 @@ def with_retune(nb, source):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not bwrap_works(), reason="zygotes need bubblewrap")
+@needs_sandbox
 def test_a_kernel_leaves_nothing_for_the_next_one(tmp_path):
     from autograder.batch import grade_all
     from autograder.submissions import discover
@@ -59,7 +59,7 @@ def test_a_kernel_leaves_nothing_for_the_next_one(tmp_path):
     submission(root, "b-checker", with_retune(solution, CHECK_CLEAN))
     submission(root, "c-zygote-killer", killer)
     submission(root, "d-after-the-killer", nbformat.read(solution_path(LESSON), as_version=4))
-    records = {r["student"]: r for r in grade_all(discover([root]), tmp_path / "out", jobs=1)}
+    records = {r["student"]: r for r in grade_all(discover([root]), tmp_path / "out", jobs=1, limits=LIMITS)}
     full = LESSON.max_score
     assert records["a-planter"]["score"] == full
     assert records["b-checker"]["score"] == full, records["b-checker"]["exercises"]

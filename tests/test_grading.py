@@ -1,7 +1,7 @@
 """The grader tells right from wrong: solutions get full marks, releases zero, mutants lose their exercise."""
 import pytest
 
-from tests.conftest import ASSIGNMENTS, MUTANTS
+from tests.conftest import ASSIGNMENTS, LIMITS, MUTANTS
 
 
 @pytest.mark.slow
@@ -72,7 +72,7 @@ def test_grading_is_deterministic(tmp_path):
     path = solution_path(lessons.load(ASSIGNMENTS[0]))
     runs = []
     for run in range(3):
-        [record] = grade_all(discover([path]), tmp_path / f"run{run}", force=True)
+        [record] = grade_all(discover([path]), tmp_path / f"run{run}", limits=LIMITS, force=True)
         record.pop("duration_s")
         runs.append(record)
     assert runs[0] == runs[1] == runs[2]

@@ -15,14 +15,13 @@ import pytest
 from autograder import COURSE_ROOT, lessons
 from autograder.kernel import Limits
 from autograder.reference import cache_dir, solution_path
-from autograder.sandbox import bwrap_works
-from tests.conftest import release_path
+from tests.conftest import LIMITS, SANDBOX, needs_sandbox, release_path
 
 ASSIGNMENT = "02_rebuild_vs_feed"
 LESSON = lessons.load(ASSIGNMENT)
 FULL = LESSON.max_score
 # Tight enough to keep the catalogue quick, loose enough for a TensorFlow import on a busy machine.
-TIGHT = Limits(cell_timeout=20, notebook_timeout=120, memory_mb=2500)
+TIGHT = Limits(cell_timeout=20, notebook_timeout=120, memory_mb=2500, sandbox=SANDBOX)
 
 
 def with_cell(source: str, at: int | None = None) -> Callable:
@@ -159,7 +158,7 @@ def write_submission(root: Path, student: str, content) -> None:
     path.write_text(content if isinstance(content, str) else nbformat.writes(content))
 
 
-def grade_catalogue(root: Path, tight: bool) -> dict[str, dict]:
+def grade_catalogue(root: Path, tight: bool, limits: Limits = LIMITS) -> dict[str, dict]:
     from autograder.batch import grade_all
     from autograder.submissions import discover
 
@@ -176,7 +175,7 @@ def grade_catalogue(root: Path, tight: bool) -> dict[str, dict]:
         nb = copy.deepcopy(bases["release"])
         nb.cells.append(nbformat.v4.new_code_cell(forge_results(out)))
         write_submission(root / "submitted", "forger", nb)
-    records = grade_all(discover([root / "submitted"]), out, jobs=2, limits=TIGHT if tight else Limits())
+    records = grade_all(discover([root / "submitted"]), out, jobs=2, limits=TIGHT if tight else limits)
     stored = {r["student"]: json.loads((out / r["student"] / f"{ASSIGNMENT}.json").read_text()) for r in records}
     with open(out / "grades.csv", newline="") as rows:
         assert len(list(csv.DictReader(rows))) == len(records)
@@ -205,7 +204,9 @@ EXPECTED = {  # name: (status, score, words in the reason or feedback)
     "system-exit": ("graded", 0, "not-implemented"),
     "exit-in-exercise": ("graded", 0, "SystemExit"),
     "os-exit": ("crashed", 0, "kernel died"),
-    "kills-parent": ("graded", FULL, ""),  # its own pid namespace: the "parent" it sees is the sandbox's init
+    # In its own pid namespace the "parent" it sees is the sandbox's init; without a sandbox it is the
+    # nanny, whose death takes the attacker's kernel (and nothing else) with it.
+    "kills-parent": ("graded", FULL, "") if SANDBOX else ("crashed", 0, "kernel died"),
     "megabytes-of-output": ("graded", FULL, ""),
     "not-json": ("invalid", 0, "not a readable notebook"),
     "truncated": ("invalid", 0, "not a readable notebook"),
@@ -240,14 +241,14 @@ def test_reordered_cells_still_get_a_graded_result(hostile):
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not bwrap_works(), reason="needs bubblewrap to hide files from the kernel")
+@needs_sandbox
 def test_stealing_solutions_earns_nothing(hostile):
     record = result(hostile, "steals-solutions")
     assert record["score"] == 0 and record["status"] == "graded"
 
 
 @pytest.mark.slow
-@pytest.mark.skipif(not bwrap_works(), reason="needs bubblewrap to hide the results folder")
+@needs_sandbox
 def test_forged_results_are_overwritten_by_the_real_ones(hostile):
     record = result(hostile, "forger")
     assert record["score"] == 0 and record["exercises"]
@@ -257,3 +258,22 @@ def test_forged_results_are_overwritten_by_the_real_ones(hostile):
 def test_honest_submission_beside_them_gets_full_marks(hostile):
     for key in ("honest", "tight-honest"):
         assert (hostile[key]["status"], hostile[key]["score"]) == ("graded", FULL)
+
+
+@pytest.mark.slow
+def test_without_a_sandbox_killing_the_parent_costs_only_the_attacker(tmp_path):
+    """--no-sandbox: the kernel's parent is a nanny, never the grader, so the batch goes on."""
+    from autograder.batch import grade_all
+    from autograder.submissions import discover
+
+    solution = nbformat.read(solution_path(LESSON), as_version=4)
+    write_submission(tmp_path / "submitted", "a-honest", solution)
+    write_submission(tmp_path / "submitted", "b-kills-parent",
+                     with_cell("import os, signal\nos.kill(os.getppid(), signal.SIGKILL)")(copy.deepcopy(solution)))
+    write_submission(tmp_path / "submitted", "c-honest", solution)
+    records = {r["student"]: r for r in grade_all(discover([tmp_path / "submitted"]), tmp_path / "out", jobs=1,
+                                                  limits=Limits(sandbox=False))}
+    assert (records["b-kills-parent"]["status"], records["b-kills-parent"]["score"]) == ("crashed", 0)
+    assert "kernel died" in records["b-kills-parent"]["reason"]
+    for honest in ("a-honest", "c-honest"):
+        assert (records[honest]["status"], records[honest]["score"]) == ("graded", FULL), records[honest]["reason"]

@@ -9,7 +9,7 @@ import pytest
 
 from autograder import lessons
 from autograder.reference import solution_path
-from tests.conftest import ASSIGNMENTS, release_path
+from tests.conftest import ASSIGNMENTS, GRADE_FLAGS, release_path
 
 BIN = Path(sys.executable).parent
 
@@ -59,7 +59,7 @@ def test_batch_scores_land_in_the_gradebook(copy_of_course):
     out = copy_of_course / "results"
     run = lambda *args: subprocess.run([sys.executable, "-m", "autograder", *args], cwd=copy_of_course,
                                        capture_output=True, text=True)
-    assert run("grade", "submitted", "--out", str(out)).returncode == 0
+    assert run("grade", *GRADE_FLAGS, "submitted", "--out", str(out)).returncode == 0
     stored = run("gradebook", str(out), "--db", "gradebook.db")
     assert stored.returncode == 0, stored.stderr
     assert scores(copy_of_course, assignment) == {"solved": lesson.max_score, "untouched": 0}

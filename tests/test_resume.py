@@ -14,13 +14,14 @@ import pytest
 
 from autograder import lessons
 from autograder.reference import reference_observations, solution_path
+from tests.conftest import GRADE_FLAGS
 
 ASSIGNMENT = "02_rebuild_vs_feed"
 STUDENTS = [f"student{i}" for i in range(4)]
 
 
 def grader(root, out) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "autograder", "grade", str(root), "--out", str(out), "--jobs", "1"],
+    return subprocess.Popen([sys.executable, "-m", "autograder", "grade", *GRADE_FLAGS, str(root), "--out", str(out), "--jobs", "1"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
 
 

@@ -3,7 +3,7 @@ import json
 
 import pytest
 
-from autograder.compare import holds, same, values_match
+from autograder.compare import holds, round_floats, same, values_match
 from autograder.feedback import Report
 from autograder.judge import ExerciseResult, judge_exercise
 from autograder.results import read_results, write_class_csv, write_result
@@ -24,6 +24,44 @@ HIDDEN = Case("hidden 1", {"x": 5}, public=False)
 ])
 def test_values_match(got, expected, match):
     assert values_match(got, expected) is match
+
+
+# An observation as lesson 5 records it: a list of dicts holding lists of floats, strings and flags.
+DEEP = [{"losses": [2.2274329662, 0.5], "kept": ["model-6"], "saved": [True, False], "step": 6}]
+
+
+def deep_with(**change):
+    return [{**DEEP[0], **change}]
+
+
+@pytest.mark.parametrize("got,match", [
+    (deep_with(losses=[2.2274327278, 0.5]), True),           # last-digit noise from another CPU
+    (deep_with(losses=[2.2274327278, 0.5000001]), True),
+    (deep_with(losses=[2.23, 0.5]), False),                  # a real difference at the same place
+    (deep_with(losses=[2.2274329662]), False),               # a shorter list
+    (deep_with(kept=["model-5"]), False),                    # strings stay exact
+    (deep_with(saved=[1, 0]), False),                        # booleans are not numbers
+    (deep_with(saved=[True, True]), False),
+    (deep_with(step=6.0000001), True),
+    ([{**DEEP[0], "extra": 1}], False),                      # keys must agree
+    ([tuple(DEEP)][0], True),                                # tuples and lists are one structure
+])
+def test_values_match_tolerates_rounding_at_every_depth_and_nothing_else(got, match):
+    assert values_match(got, DEEP) is match
+
+
+@pytest.mark.parametrize("got,expected,match", [
+    ("nan", "nan", True), (float("nan"), float("nan"), True), (float("inf"), 1e308, False),
+    (0.0, 5e-7, True), (0.0, 5e-6, False), (1e6, 1e6 + 5, True), (1e6, 1e6 + 50, False),
+])
+def test_values_match_on_edge_numbers(got, expected, match):
+    assert values_match(got, expected) is match
+
+
+def test_round_floats_publishes_six_significant_digits_at_every_depth():
+    assert round_floats({"a": [[2.2274329662, "x", True, 3]], "b": 1.0000004}) == \
+        {"a": [[2.22743, "x", True, 3]], "b": 1.0}
+    assert round_floats([2.2274329662]) == round_floats([2.2274327278])
 
 
 def test_all_checks_pass_gives_full_points():
