@@ -29,11 +29,13 @@ import psutil
 from jupyter_client.provisioning import LocalProvisioner
 
 from .devices import visible_gpus
-from .quiet import KERNEL_ENV
-from .sandbox import SCRATCH, SandboxedKernelManager, bwrap_argv, bwrap_works
+from .jail import WORKDIR
+from .sandbox import (RUN_BASE, Confinement, SandboxedKernelManager, bwrap_argv, bwrap_works,
+                      kernel_environment, make_rundir)
 
 START_TIMEOUT_S = 180.0
-ZYGOTE_ARGV = [sys.executable, "-I", "-m", "autograder.zygote", str(SCRATCH)]
+ZYGOTE_ARGV = [sys.executable, "-I", "-m", "autograder.zygote"]
+SWEEP_ROUNDS = 20
 
 
 class ZygoteDied(RuntimeError):
@@ -91,11 +93,12 @@ class ZygoteProvisioner(LocalProvisioner):
     """Launches a kernel by asking a zygote to fork one, instead of starting a process."""
 
     async def launch_kernel(self, cmd: list[str], **kwargs):  # noqa: D102 (jupyter_client's hook)
-        log = kwargs.get("stdout")
-        self.process = self.zygote.spawn(self.parent.connection_file, kwargs.get("env") or {},
-                                         getattr(log, "name", os.devnull))
+        km = self.parent
+        self.process = self.zygote.spawn(km.connection_file, kwargs.get("env") or {}, km.kernel_log, km.confinement)
+        if km.cgroup is not None:
+            km.cgroup.add(self.process.pid)  # before the kernel has run a line of the student's code
         # No process group: right after the fork the child may still share the zygote's.
-        self.pid, self.pgid, self.cwd = self.process.pid, None, str(SCRATCH)
+        self.pid, self.pgid, self.cwd = self.process.pid, None, WORKDIR
         return self.connection_info
 
 
@@ -105,35 +108,54 @@ class Zygote:
     def __init__(self, hidden: Iterable[Path], device_env: Mapping[str, str]):
         self.hidden = tuple(hidden)
         self.device_env = dict(device_env)
-        self.rundir = Path(tempfile.mkdtemp(prefix="tfcourse-zygote-"))
+        # Kernels' run folders live in `rundir` (traversable, not listable); their logs in `logdir`,
+        # which only root (the zygote, the grader) can enter.
+        self.rundir = make_rundir(None)
+        self.rundir.chmod(0o711)
+        self.logdir = Path(tempfile.mkdtemp(prefix="tfcourse-logs-", dir=RUN_BASE))
         self.process: subprocess.Popen | None = None
         self._lock = threading.Lock()
 
     def start(self) -> None:
         """Start the sandbox and wait until TensorFlow is imported in it."""
-        env = {**os.environ, **KERNEL_ENV, **self.device_env}
+        env = kernel_environment(self.device_env)
         # As the sandbox's pid 1, the zygote outlives any kernel that tries to kill it.
-        argv = [*bwrap_argv(self.rundir, self.hidden, as_pid_1=True), *ZYGOTE_ARGV]
-        self._log = open(self.rundir.with_suffix(".log"), "ab")
+        argv = [*bwrap_argv(self.rundir, self.hidden, as_pid_1=True, logdir=self.logdir), *ZYGOTE_ARGV]
+        self._log = open(self.logdir / "zygote.log", "ab")
         self.process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._log,
                                         env=env, text=True, start_new_session=True)
         self._ask(None, START_TIMEOUT_S)
 
-    def spawn(self, connection_file: str, env: Mapping[str, str], log: str) -> ForkedKernel:
-        """Fork a kernel that reads `connection_file`; returns it by its pid on this host."""
-        request = {"connection_file": connection_file, "env": {**env, **self.device_env}, "log": log}
+    def kernel_paths(self, uid: int) -> tuple[Path, Path]:
+        """A fresh run folder for a kernel that will run as `uid`, and the path of its log."""
+        rundir = make_rundir(uid, parent=self.rundir)
+        return rundir, self.logdir / f"{rundir.name}.log"
+
+    def spawn(self, connection_file: str, env: Mapping[str, str], log: str, confinement: Confinement) -> ForkedKernel:
+        """Fork a kernel, confined as `confinement` says, that reads `connection_file`; returns it by
+        its pid on this host."""
+        request = {"connection_file": connection_file, "env": {**env, **self.device_env}, "log": log,
+                   "uid": confinement.uid, "scratch_bytes": confinement.scratch_bytes,
+                   "file_bytes": confinement.file_bytes}
         inner_pid = self._ask({"spawn": request})["pid"]
         return ForkedKernel(self._host_pid(inner_pid))
 
     def reset(self) -> None:
-        """Kill everything but the zygote in the sandbox, and empty the scratch and run folders."""
-        kill_all(self._leftovers())
+        """Kill everything but the zygote in the sandbox, verify that nothing is left, and empty
+        the log folder. Raises `ZygoteDied` (so the pool replaces this zygote) when it cannot verify."""
+        if not self.alive():
+            raise ZygoteDied("the zygote is not running")
+        for _ in range(SWEEP_ROUNDS):
+            leftovers = self._leftovers()
+            if not leftovers:
+                break
+            kill_all(leftovers)
+            time.sleep(0.05)
+        else:
+            raise ZygoteDied("processes a kernel left behind could not all be killed")
         self._ask({"reset": True})
-        for entry in self.rundir.iterdir():
-            if entry.is_dir():
-                shutil.rmtree(entry, ignore_errors=True)
-            else:
-                entry.unlink(missing_ok=True)
+        for entry in self.logdir.iterdir():
+            entry.unlink(missing_ok=True)
 
     def alive(self) -> bool:
         return self.process is not None and self.process.poll() is None
@@ -148,7 +170,7 @@ class Zygote:
             self.process = None
             self._log.close()
         shutil.rmtree(self.rundir, ignore_errors=True)
-        self.rundir.with_suffix(".log").unlink(missing_ok=True)
+        shutil.rmtree(self.logdir, ignore_errors=True)
 
     def _ask(self, command: dict | None, timeout: float = 30.0) -> dict:
         """Send `command` (None: just read the greeting) and return the zygote's one-line answer."""
@@ -235,7 +257,7 @@ class Zygotes:
     def _give_back(self, zygote: Zygote) -> None:
         try:
             zygote.reset()
-        except (ZygoteDied, OSError, ValueError):
+        except Exception:  # noqa: BLE001  (whatever went wrong, this zygote is done; the result is not)
             zygote.close()
             return
         with self._lock:
@@ -270,11 +292,13 @@ def _namespace_pid(host_pid: int) -> int | None:
     return None
 
 
-def zygote_kernel_manager(zygote: Zygote) -> SandboxedKernelManager:
-    """A kernel manager whose kernel the zygote forks, talking over Unix sockets in its run folder."""
-    km = SandboxedKernelManager(transport="ipc", ip=str(zygote.rundir / "ipc"),
-                                connection_file=str(zygote.rundir / f"kernel-{os.urandom(8).hex()}.json"))
+def zygote_kernel_manager(zygote: Zygote, rundir: Path, log: Path, confinement: Confinement,
+                          cgroup=None) -> SandboxedKernelManager:
+    """A kernel manager whose kernel the zygote forks, talking over Unix sockets in `rundir`."""
+    km = SandboxedKernelManager(transport="ipc", ip=str(rundir / "ipc"), connection_file=str(rundir / "kernel.json"),
+                                kernel_uid=confinement.uid)
     km.kernel_id = os.urandom(16).hex()
+    km.kernel_log, km.confinement, km.cgroup = str(log), confinement, cgroup
     km.provisioner = ZygoteProvisioner(kernel_id=km.kernel_id, kernel_spec=km.kernel_spec, parent=km)
     km.provisioner.zygote = zygote
     return km

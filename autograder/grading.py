@@ -85,6 +85,11 @@ class Execute(Step):
                                           g.device_env, g.zygote)
         g.status = g.execution.status
         g.reason = "; ".join(r for r in (g.reason, g.execution.reason) if r)
+        if g.execution.tampered:
+            names = g.execution.tampered
+            g.status = "tampered"
+            g.reason = (f"the submission replaced {len(names)} function(s) the grader relies on, e.g. "
+                        + ", ".join(names[:5]))
 
 
 class Judge(Step):
@@ -95,6 +100,10 @@ class Judge(Step):
     def run(self, g: Grading) -> None:
         cases = lessons.all_cases(g.lesson)
         observed = g.execution.observations if g.execution else {}
+        if g.status == "tampered":
+            g.results = [failed_exercise(e, "tampered", "leaves the grader's tools alone", TAMPERED)
+                         for e in g.lesson.exercises]
+            return
         g.results = [
             judge_exercise(e, cases[e.id], observed[e.id], g.reference[e.id]) if e.id in observed
             else failed_exercise(e, "not-observed", "was observed", _unobserved_reason(g, e.id))
@@ -110,6 +119,10 @@ def _unobserved_reason(g: Grading, exercise_id: str) -> str:
         return "Calling this exercise ran over the time limit of a cell: look for a loop that never ends."
     return "The grader got no observation of this exercise" + (f": {errors[0]}" if errors else ".")
 
+
+TAMPERED = ("Your notebook replaced functions of TensorFlow, NumPy, IPython or the course's checker that "
+            "the grader uses to watch your code, so nothing it saw can be trusted. Remove the code that "
+            "patches them; the result's reason lists what was replaced.")
 
 PIPELINE = (ReadNotebook(), Execute(), Judge())
 

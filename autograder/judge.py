@@ -1,10 +1,13 @@
 """Judge observations against reference observations and say, per check, what went wrong and why."""
 from __future__ import annotations
 
+import json
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
 from .spec import Case, Check, Exercise, Observation
+
+MAX_SHOWN_CHARS = 2000
 
 # Pseudo-checks for calls that raised instead of answering, keyed by the exception type.
 ERROR_CHECKS = {
@@ -106,4 +109,11 @@ def _check_outcome(check: Check, cases: Sequence[Case], got: Sequence[Observatio
 
 
 def _shown(check: Check, got: Observation, expected: Observation) -> dict[str, Any]:
-    return {key: {"got": got.get(key, "(missing)"), "expected": expected.get(key)} for key in check.shows}
+    return {key: {"got": _capped(got.get(key, "(missing)")), "expected": _capped(expected.get(key))}
+            for key in check.shows}
+
+
+def _capped(value: Any) -> Any:
+    """`value`, or its JSON cut to `MAX_SHOWN_CHARS` when longer: a result record stays small."""
+    text = json.dumps(value, default=str)
+    return value if len(text) <= MAX_SHOWN_CHARS else text[:MAX_SHOWN_CHARS] + " ... (cut)"

@@ -86,16 +86,24 @@ def decode_request(request: str) -> dict[str, list[Case]]:
     return {ex_id: [Case(**c) for c in cases] for ex_id, cases in plain.items()}
 
 
-def emit(namespace: Mapping[str, Any], assignment: str, request: str, nonce: str) -> None:
+def emit(namespace: Mapping[str, Any], assignment: str, request: str, nonce: str, verify: bool = True) -> None:
     """Observe the requested cases and display them as one atomic output of our own mimetype.
 
     This is what the batch grader's probe cell calls, once per exercise; `nonce` ties the output to
-    the grader's request.
+    the grader's request. With `verify`, it first checks that nothing the probes rely on was
+    replaced (`integrity`); if something was, it reports that instead of observing.
     """
     from IPython.display import display
 
+    from . import integrity
+
     lesson = lessons.load(assignment)
-    payload: dict[str, Any] = {"nonce": nonce, "device": device_name(), "exercises": {}, "stderr": ""}
+    tampered = integrity.changed() if verify else []
+    payload: dict[str, Any] = {"nonce": nonce, "device": device_name(), "exercises": {}, "stderr": "",
+                               "tampered": tampered}
+    if tampered:  # observing with patched tools proves nothing: say so instead
+        display({MIMETYPE: payload}, raw=True)
+        return
     for ex_id, cases in decode_request(request).items():
         observations, stderr = observe(lesson.exercise(ex_id), namespace, cases)
         payload["exercises"][ex_id] = observations

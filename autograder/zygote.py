@@ -1,23 +1,26 @@
-"""A warm kernel factory that runs as init of one grading sandbox: `python -I -m autograder.zygote WORKDIR`.
+"""A warm kernel factory that runs as init of one grading sandbox: `python -I -m autograder.zygote`.
 
 Importing TensorFlow costs seconds of CPU in every kernel. The zygote imports it (and the rest of
 a graded kernel's heavy modules) once, then forks a fresh IPython kernel per submission, so each
-kernel starts with TensorFlow already loaded. Between submissions the grader kills whatever a
-kernel left running (see `forkserver`), and the zygote reaps it and empties the scratch space.
+kernel starts with TensorFlow already loaded. Each forked kernel is confined by `jail` before it
+runs: its own uid, its own fresh /tmp, /dev/shm and IPC, no capabilities. So a kernel shares no
+writable place with the zygote or with the next kernel, and cannot signal either. Between
+submissions the grader kills whatever a kernel left running (see `forkserver`); the zygote reaps it.
 
 It reads one JSON command per line on stdin and answers one JSON line on stdout:
-  {"spawn": {"connection_file", "env", "log"}} -> {"pid": <pid in the sandbox>}
-  {"reset": true}                              -> {"ok": true}
+  {"spawn": {"connection_file", "env", "log", "uid", "scratch_bytes", "file_bytes"}}
+                      -> {"pid": <pid in the sandbox>}
+  {"reset": true}     -> {"ok": true}
 """
 from __future__ import annotations
 
 import ctypes
 import json
 import os
-import shutil
 import signal
 import sys
-from pathlib import Path
+
+from autograder import jail
 
 PR_SET_DUMPABLE = 4
 
@@ -42,22 +45,23 @@ def forbid_tracing() -> None:
         pass
 
 
-def become_kernel(workdir: Path, connection_file: str, env: dict[str, str], log: str, replies: int) -> None:
-    """In the forked child: detach, point stdio at the log, and run an IPython kernel until it exits."""
+def become_kernel(request: dict, replies: int) -> None:
+    """In the forked child: detach, confine, point stdio at the log, and run an IPython kernel."""
     os.setsid()
     signal.signal(signal.SIGINT, signal.default_int_handler)
     os.close(replies)  # a kernel must not be able to answer for the zygote
+    # Opened while still root, in a folder the confined kernel cannot enter: it can write to its
+    # log, never replace it.
+    out = os.open(request["log"], os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
+    jail.confine(request["uid"], request["scratch_bytes"], request["file_bytes"])
     null = os.open(os.devnull, os.O_RDONLY)
-    out = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     os.dup2(null, 0)
     os.dup2(out, 1)
     os.dup2(out, 2)
     os.environ.clear()
-    os.environ.update(env)
-    os.environ.update(HOME=str(workdir), MPLCONFIGDIR=str(workdir / ".matplotlib"))
+    os.environ.update(jail.confined_environment(request["env"]))
     os.environ.pop("JPY_PARENT_PID", None)  # the zygote, not the grader, is this kernel's parent
-    os.chdir(workdir)
-    sys.argv = ["ipykernel_launcher", "-f", connection_file]
+    sys.argv = ["ipykernel_launcher", "-f", request["connection_file"]]
     from ipykernel.kernelapp import IPKernelApp
 
     try:
@@ -66,38 +70,34 @@ def become_kernel(workdir: Path, connection_file: str, env: dict[str, str], log:
         os._exit(0)
 
 
-def spawn(workdir: Path, request: dict, replies: int) -> dict:
+def spawn(request: dict, replies: int) -> dict:
     """Fork a kernel for one submission; the parent answers with its pid."""
     pid = os.fork()
     if pid == 0:
-        become_kernel(workdir, request["connection_file"], request["env"], request["log"], replies)
+        try:
+            become_kernel(request, replies)
+        finally:
+            os._exit(1)  # confinement failed: never run a kernel unconfined
     return {"pid": pid}
 
 
-def reset(workdir: Path) -> dict:
-    """Reap every finished child and give the next kernel an empty scratch space."""
+def reset() -> dict:
+    """Reap every finished child (the grader has killed whatever the last kernel left)."""
     try:
         while os.waitpid(-1, os.WNOHANG)[0]:
             pass
     except ChildProcessError:
         pass
-    for entry in Path("/tmp").iterdir():
-        if entry.is_dir() and not entry.is_symlink():
-            shutil.rmtree(entry, ignore_errors=True)
-        else:
-            entry.unlink(missing_ok=True)
-    workdir.mkdir(parents=True, exist_ok=True)
     return {"ok": True}
 
 
-def serve(workdir: Path, replies: int) -> None:
+def serve(replies: int) -> None:
     """Answer commands until stdin closes."""
-    reset(workdir)
     with os.fdopen(replies, "w") as reply:
         print(json.dumps({"ready": True}), file=reply, flush=True)
         for line in sys.stdin:
             command = json.loads(line)
-            answer = spawn(workdir, command["spawn"], replies) if "spawn" in command else reset(workdir)
+            answer = spawn(command["spawn"], replies) if "spawn" in command else reset()
             print(json.dumps(answer), file=reply, flush=True)
 
 
@@ -109,4 +109,4 @@ if __name__ == "__main__":
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     preload()
     forbid_tracing()
-    serve(Path(sys.argv[1]), replies)
+    serve(replies)

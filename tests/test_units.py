@@ -163,3 +163,11 @@ def test_coroutines_run_even_inside_a_running_event_loop():
     run_coroutine(work())
     asyncio.run(caller())
     assert len(ran) == 2
+
+
+def test_shown_values_are_capped_so_records_stay_small():
+    huge = list(range(100_000))
+    result = judge_exercise(EXERCISE, [EXERCISE.cases[0]], [{"y": huge}], [{"y": 6}])
+    shown = result.outcomes[0].shown["y"]["got"]
+    assert isinstance(shown, str) and len(shown) < 2100 and shown.endswith("(cut)")
+    assert len(json.dumps(result.to_json())) < 10_000
