@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import html
-import json
 from typing import Any, Sequence
 
 from .judge import ExerciseResult, Outcome
@@ -11,8 +10,8 @@ MAX_VALUE_CHARS = 160
 
 
 def format_value(value: Any) -> str:
-    """A short one-line rendering of an observed value."""
-    text = value if isinstance(value, str) else json.dumps(value)
+    """A short one-line rendering of an observed value, in Python's words (None, True), not JSON's."""
+    text = value if isinstance(value, str) else repr(value)
     return text if len(text) <= MAX_VALUE_CHARS else text[:MAX_VALUE_CHARS - 3] + "..."
 
 

@@ -5,6 +5,7 @@ import json
 from dataclasses import asdict, dataclass, field
 from typing import Any, Sequence
 
+from .probe import MISSING
 from .spec import Case, Check, Exercise, Observation
 
 MAX_SHOWN_CHARS = 2000
@@ -14,13 +15,16 @@ ERROR_CHECKS = {
     "NotImplementedError": ("not-implemented", "is implemented",
                             "This exercise still raises NotImplementedError: replace the placeholder "
                             "`raise NotImplementedError()` with your solution."),
-    "NameError": ("missing-definition", "is defined under its expected name",
+    MISSING: ("missing-definition", "is defined under its expected name",
                   "The grader looks the exercise up by name. Keep the given name and signature, "
                   "and run the cell that defines it."),
 }
 RAISED = ("raised", "runs without raising",
-          "Calling your code raised an exception on this case. Run the check cell to see it on the "
-          "public inputs, and read the message: it usually names the op or line at fault.")
+          "Calling your code raised an exception on this case. Read the message: it usually names the "
+          "op or line at fault.")
+RAISED_HIDDEN = ("Calling your code raised an exception on a hidden case, though not necessarily on the "
+                 "public one. Which exception is named below; its message stays hidden, because it was "
+                 "produced while hidden inputs were in play. Look for inputs your code does not expect.")
 
 
 @dataclass
@@ -92,10 +96,23 @@ def _error_outcomes(cases: Sequence[Case], got: Sequence[Observation]) -> list[O
         if "error" in obs:
             error = obs["error"]
             check_id, title, message = ERROR_CHECKS.get(error.get("type"), RAISED)
-            raised = f"{error.get('type')}: {error.get('message')}"
-            return [Outcome(check_id, title, False, message, case.label, case.public,
-                            {"raised": raised} if case.public else {})]
+            if case.public:
+                shown = {"raised": f"{error.get('type')}: {error_summary(str(error.get('message')))}"}
+            else:  # the exception's type only: its message is text from the kernel
+                shown = {"raised": str(error.get("type"))}
+                message = RAISED_HIDDEN if check_id == "raised" else message
+            return [Outcome(check_id, title, False, message, case.label, case.public, shown)]
     return []
+
+
+def error_summary(message: str, limit: int = 400) -> str:
+    """An exception's message on one line, informative lines only: TensorFlow's runtime errors
+    open with "Graph execution error:" and put the reason further down."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    useful = [line for line in lines if not line.startswith(("Graph execution error", "Detected at node",
+                                                               "File ", "Traceback", "Stack trace"))]
+    text = " | ".join(useful or lines)
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _check_outcome(check: Check, cases: Sequence[Case], got: Sequence[Observation],

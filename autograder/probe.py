@@ -19,6 +19,7 @@ from .spec import Case, Exercise, Observation
 
 MIMETYPE = "application/vnd.tfgraph-course.observations+json"
 MAX_MESSAGE = 600
+MISSING = "MissingDefinition"  # the exercise's name is not defined (a NameError raised inside it is not this)
 
 
 def jsonable(value: Any) -> Any:
@@ -48,7 +49,7 @@ def observe_case(exercise: Exercise, namespace: Mapping[str, Any], case: Case) -
     """Run `exercise.probe` on one case against what `namespace` defines; errors become observations."""
     target = namespace.get(exercise.symbol)
     if target is None:
-        return error_observation("NameError", f"the notebook defines no `{exercise.symbol}`")
+        return error_observation(MISSING, f"the notebook defines no `{exercise.symbol}`")
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")

@@ -171,3 +171,37 @@ def test_shown_values_are_capped_so_records_stay_small():
     shown = result.outcomes[0].shown["y"]["got"]
     assert isinstance(shown, str) and len(shown) < 2100 and shown.endswith("(cut)")
     assert len(json.dumps(result.to_json())) < 10_000
+
+
+def test_a_name_error_inside_the_function_is_not_a_missing_definition():
+    from autograder.probe import observe_case
+
+    def double(x):
+        return undefined_helper(x)  # noqa: F821  (the student's typo)
+
+    inside = observe_case(EXERCISE, {"double": double}, EXERCISE.cases[0])
+    missing = observe_case(EXERCISE, {}, EXERCISE.cases[0])
+    judged = [judge_exercise(EXERCISE, [EXERCISE.cases[0]], [obs], [{"y": 6}]).failed_checks for obs in (inside, missing)]
+    assert judged == [["raised"], ["missing-definition"]]
+
+
+def test_a_tensorflow_error_is_summed_up_past_its_first_line():
+    message = ("Graph execution error:\n\nDetected at node 'MatMul' defined at (most recent call last):\n"
+               "  File \"x.py\", line 3\nMatrix size-incompatible: In[0]: [2,3], In[1]: [2,3]\n"
+               "\t [[{{node MatMul}}]]")
+    got = [{"error": {"type": "InvalidArgumentError", "message": message}}]
+    text = judge_exercise(EXERCISE, [EXERCISE.cases[0]], got, [{"y": 6}]).to_json()["feedback"]
+    assert "Matrix size-incompatible" in text
+
+
+def test_an_error_on_a_hidden_case_shows_its_type_and_never_its_message():
+    got = [{"y": 6}, {"error": {"type": "RuntimeError", "message": "leaked: [4, 2, 0.5]"}}]
+    result = judge_exercise(EXERCISE, [EXERCISE.cases[0], HIDDEN], got, [{"y": 6}, {"y": 10}])
+    text = result.to_json()["feedback"]
+    assert "RuntimeError" in text and "leaked" not in text and "0.5" not in text
+
+
+def test_feedback_speaks_python_not_json():
+    from autograder.feedback import format_value
+
+    assert format_value({"unfed": None, "ok": True, "xs": [1.5]}) == "{'unfed': None, 'ok': True, 'xs': [1.5]}"
