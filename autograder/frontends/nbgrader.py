@@ -79,12 +79,14 @@ def _reference(lesson: Lesson) -> Observations:
 def hidden_paths(root: Path) -> tuple[Path, ...]:
     """What a graded kernel must not see: the nbgrader course (gradebook, submissions, autograded
     notebooks, feedback, source) and the reference cache. The course checkout is hidden anyway."""
-    root = root.resolve()
-    course = [root]
-    if root != COURSE_ROOT and root in Path(sys.prefix).resolve().parents:
+    root, venv = root.resolve(), Path(sys.prefix).resolve()
+    if root == COURSE_ROOT:
+        course = []  # the sandbox hides it always, and shows the venv and the public package again
+    elif root in venv.parents:
         # The venv lives inside this course root: hide its folders, not the venv the kernel runs on.
-        course = [p for p in root.iterdir() if p.is_dir() and p.resolve() != Path(sys.prefix).resolve()
-                  and p.resolve() not in Path(sys.prefix).resolve().parents]
+        course = [p for p in root.iterdir() if p.is_dir() and p.resolve() != venv and p.resolve() not in venv.parents]
+    else:
+        course = [root]
     return tuple(sorted({*course, cache_dir().resolve()}))
 
 
