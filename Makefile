@@ -48,7 +48,8 @@ release: setup
 grade: setup
 	$(PY) -m autograder grade $(SUBMISSIONS) --out $(OUT) --jobs $(JOBS)
 
-# Batch grader vs plain nbgrader autograde on the same class; prints walls, ratio and medians.
+# One class graded three ways: stock nbgrader autograde, nbgrader autograde with the course's config,
+# the batch grader; prints each repeat's walls, then the medians and the speed-ups over stock.
 bench: setup
 	$(PY) bench/grading_throughput.py --copies $(or $(COPIES),8) --repeats $(or $(REPEATS),3) --jobs $(JOBS)
 

@@ -11,7 +11,36 @@ c.CourseDirectory.submitted_directory = "submitted"
 c.CourseDirectory.autograded_directory = "autograded"
 c.CourseDirectory.feedback_directory = "feedback"
 
-# Generous per-cell limit: a check cell may have to build the reference on first use.
+# `nbgrader autograde` grades through the course's engine, as `python -m autograder grade` does: each
+# submission in a sandboxed kernel forked from a warm one, its exercises observed there on public
+# and hidden cases and judged in this process (autograder/frontends/nbgrader.py). Only the first
+# step of each list differs from nbgrader 0.9.6's defaults.
+from nbgrader.preprocessors import (  # noqa: E402
+    AssignLatePenalties, CheckCellMetadata, ClearOutput, DeduplicateIds, IgnorePattern, LimitOutput,
+    OverwriteKernelspec, SaveAutoGrades)
+from nbconvert.preprocessors import ClearMetadataPreprocessor  # noqa: E402
+
+from autograder.frontends.nbgrader import GradeInSandbox, RestoreHiddenTests  # noqa: E402
+
+c.Autograde.sanitize_preprocessors = [
+    ClearOutput, DeduplicateIds, OverwriteKernelspec,
+    RestoreHiddenTests,  # in place of OverwriteCells: no false checksum warnings (nbgrader#1961)
+    CheckCellMetadata]
+c.Autograde.autograde_preprocessors = [
+    GradeInSandbox,  # in place of Execute: nothing in the student's kernel decides a mark
+    IgnorePattern, ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades, AssignLatePenalties, CheckCellMetadata]
+
+# The engine's knobs, shared with `python -m autograder grade` (which reads this file; its flags
+# override single values). These are the defaults.
+c.Engine.cell_timeout = 60.0       # seconds one cell may run
+c.Engine.notebook_timeout = 600.0  # seconds one notebook may run
+c.Engine.memory_mb = 4096          # memory one kernel may hold, its child processes included
+c.Engine.output_bytes = 200_000    # output kept per cell
+c.Engine.jobs = 1                  # submissions graded at once by `python -m autograder grade`
+c.Engine.sandbox = True            # False: process isolation only (grading refuses without bubblewrap)
+
+# Only for nbgrader's own Execute, should a course put it back: a check cell may have to build the
+# reference on first use.
 c.Execute.timeout = 900
 
 # nbgrader gives zero to a test cell that writes anything to stderr, and TensorFlow logs there.

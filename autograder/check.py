@@ -1,13 +1,19 @@
 """The check cells of the notebooks: `check = Checker("02_rebuild_vs_feed")`, then `check("retune")`.
 
 `check(exercise)` runs the public cases in the student's own kernel and compares with the public
-expected values that ship with the course. `check.hidden(exercise)` is what nbgrader's hidden-test
-cells call: it observes the hidden cases here, but judges them in a separate process, so expected
-values for hidden inputs never enter the student's process.
+expected values that ship with the course. `check.hidden(exercise)` sits in the hidden-test part of
+each check cell. Under `nbgrader autograde` with the course's `nbgrader_config.py` it never runs:
+the check cells are not executed in the student's kernel at all, the course's preprocessor
+(`autograder.frontends.nbgrader`) grades the exercises outside it and writes the cells' outputs.
+Should nbgrader's own `Execute` run a check cell anyway (a course config without that
+preprocessor), `check.hidden` refuses to judge, so such a run gives zero rather than marks the
+student's code could have forged; `TFCOURSE_JUDGE_IN_KERNEL=1` judges in a separate process as
+before, for measuring nbgrader's own path (`make bench`), never for marks.
 """
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from typing import Any, Mapping
@@ -24,6 +30,9 @@ from .reference import public_expected_path
 quiet_environment()
 
 JUDGE_TIMEOUT = 900  # the first call may have to run the solution notebook to build the reference
+JUDGE_IN_KERNEL = "TFCOURSE_JUDGE_IN_KERNEL"
+NOT_HERE = ("hidden checks are not judged in the student's kernel under `nbgrader autograde`: grade with "
+            "the course's nbgrader_config.py, whose GradeInSandbox step judges them outside the kernel")
 
 
 class CheckFailed(AssertionError):
@@ -49,6 +58,8 @@ class Checker:
 
     def hidden(self, exercise_id: str) -> None:
         """Grade one exercise on its hidden cases, judged outside this process (nbgrader autograde)."""
+        if os.environ.get("NBGRADER_EXECUTION") == "autograde" and os.environ.get(JUDGE_IN_KERNEL) != "1":
+            raise CheckFailed(NOT_HERE)
         exercise = self.lesson.exercise(exercise_id)
         cases = lessons.hidden_cases(self.lesson.assignment)[exercise.id]
         got, stderr = observe(exercise, _caller_namespace(), cases)

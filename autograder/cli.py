@@ -12,7 +12,7 @@ from .quiet import quiet_environment
 
 def _grade(args: argparse.Namespace) -> int:
     from .batch import grade_all
-    from .kernel import Limits
+    from .frontends.settings import FLAGS, engine, load_config
     from .sandbox import SandboxUnavailable
     from .submissions import discover
 
@@ -20,7 +20,9 @@ def _grade(args: argparse.Namespace) -> int:
     if not submissions:
         print("no submissions found under: " + " ".join(map(str, args.paths)), file=sys.stderr)
         return 2
-    limits = Limits(args.cell_timeout, args.timeout, args.memory_mb, sandbox=not args.no_sandbox)
+    overrides = {name: getattr(args, name) for name in FLAGS}
+    settings = engine(load_config(args.config), {**overrides, "sandbox": False if args.no_sandbox else None})
+    limits = settings.limits()
     runner = None
     if args.cluster:
         from .cluster import ClusterRunner  # dask only when asked for
@@ -30,7 +32,7 @@ def _grade(args: argparse.Namespace) -> int:
             print(f"error: {exc}", file=sys.stderr)
             return 2
     try:
-        records = grade_all(submissions, args.out, args.jobs, limits, force=args.force, runner=runner)
+        records = grade_all(submissions, args.out, settings.jobs, limits, force=args.force, runner=runner)
     except SandboxUnavailable as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
@@ -82,6 +84,16 @@ def _bundle(args: argparse.Namespace) -> int:
     return 0
 
 
+def _engine_flags(grade: argparse.ArgumentParser) -> None:
+    """One flag per setting of `frontends.settings.Engine`, documented by the trait itself."""
+    from .frontends.settings import FLAGS, Engine
+
+    for name, flag in FLAGS.items():
+        trait = Engine.class_traits()[name]
+        grade.add_argument(flag, dest=name, type=type(trait.default_value), default=None,
+                           help=f"{trait.help} Default {trait.default_value}; c.Engine.{name} in nbgrader_config.py.")
+
+
 def parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     top = argparse.ArgumentParser(prog="python -m autograder", description=__doc__)
@@ -91,18 +103,18 @@ def parser() -> argparse.ArgumentParser:
     grade.add_argument("paths", nargs="+", type=Path, metavar="PATH",
                        help="a notebook, or a folder laid out as <student>/<assignment>/<notebook>.ipynb")
     grade.add_argument("--out", type=Path, required=True, help="folder for <student>/<assignment>.json and grades.csv")
-    grade.add_argument("--jobs", type=int, default=1, help="submissions graded at once (default 1)")
-    grade.add_argument("--cell-timeout", type=float, default=60.0, help="seconds one cell may run (default 60)")
-    grade.add_argument("--timeout", type=float, default=600.0, help="seconds one notebook may run (default 600)")
-    grade.add_argument("--memory-mb", type=int, default=4096,
-                       help="memory one kernel may hold, its child processes included (default 4096)")
+    _engine_flags(grade)
     grade.add_argument("--force", action="store_true", help="regrade submissions that already have a result")
     grade.add_argument("--cluster", metavar="ADDRESS",
                        help="grade on the Dask scheduler at ADDRESS (e.g. tcp://host:8786), one task per "
                             "submission; --jobs is then ignored (see docs/cluster.md)")
     grade.add_argument("--no-sandbox", action="store_true",
                        help="grade without bubblewrap: process isolation only, so a submission can read and "
-                            "change what the grader can (by default, grading refuses without a sandbox)")
+                            "change what the grader can (by default, grading refuses without a sandbox); "
+                            "the same as c.Engine.sandbox = False")
+    grade.add_argument("--config", type=Path, default=Path("nbgrader_config.py"), metavar="FILE",
+                       help="read the engine's settings (c.Engine.*) from this nbgrader config, as "
+                            "`nbgrader autograde` does; flags override it (default: ./nbgrader_config.py, if any)")
     grade.set_defaults(run=_grade)
 
     judge = sub.add_parser("judge", help="(used by hidden-test cells) judge observations from stdin")

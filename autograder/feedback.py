@@ -33,25 +33,27 @@ def _details(outcome: Outcome) -> list[str]:
     return lines
 
 
-def exercise_text(result: ExerciseResult) -> str:
-    """The plain-text feedback of one exercise: a score line, then one line per check."""
-    lines = [f"{result.id}: {result.points}/{result.max_points}"]
-    for o in result.outcomes:
+def _outcome_lines(outcomes: Sequence[Outcome], indent: str = "  ") -> list[str]:
+    lines = []
+    for o in outcomes:
         if o.passed:
-            lines.append(f"  PASS  {o.title}")
+            lines.append(f"{indent}PASS  {o.title}")
             continue
         where = _where(o)
-        lines.append(f"  FAIL  {o.title} [{o.id}]" + (f", {where}" if where else ""))
-        lines.append(f"        {o.message}")
-        lines += [f"        {d}" for d in _details(o)]
-    return "\n".join(lines)
+        lines.append(f"{indent}FAIL  {o.title} [{o.id}]" + (f", {where}" if where else ""))
+        lines.append(f"{indent}      {o.message}")
+        lines += [f"{indent}      {d}" for d in _details(o)]
+    return lines
 
 
-def exercise_html(result: ExerciseResult) -> str:
-    """The HTML feedback of one exercise, for JupyterLab and feedback pages."""
-    colour = "#1a7f37" if result.passed else "#cf222e"
+def exercise_text(result: ExerciseResult) -> str:
+    """The plain-text feedback of one exercise: a score line, then one line per check."""
+    return "\n".join([f"{result.id}: {result.points}/{result.max_points}", *_outcome_lines(result.outcomes)])
+
+
+def _outcome_items(outcomes: Sequence[Outcome]) -> str:
     rows = []
-    for o in result.outcomes:
+    for o in outcomes:
         mark = "&#10004;" if o.passed else "&#10008;"
         body = f"<b>{html.escape(o.title)}</b>"
         if not o.passed:
@@ -61,9 +63,38 @@ def exercise_html(result: ExerciseResult) -> str:
             body += "".join(f"<div><code>{html.escape(d)}</code></div>" for d in _details(o))
         rows.append(f"<li style='list-style:none;margin:4px 0'>"
                     f"<span style='color:{'#1a7f37' if o.passed else '#cf222e'}'>{mark}</span> {body}</li>")
+    return f"<ul style='padding-left:6px'>{''.join(rows)}</ul>"
+
+
+def _html_box(result: ExerciseResult, body: str) -> str:
+    colour = "#1a7f37" if result.passed else "#cf222e"
     return (f"<div style='border-left:4px solid {colour};padding:4px 10px;margin:6px 0'>"
             f"<div style='font-weight:bold;color:{colour}'>{html.escape(result.id)}: "
-            f"{result.points}/{result.max_points}</div><ul style='padding-left:6px'>{''.join(rows)}</ul></div>")
+            f"{result.points}/{result.max_points}</div>{body}</div>")
+
+
+def exercise_html(result: ExerciseResult) -> str:
+    """The HTML feedback of one exercise, for JupyterLab and feedback pages."""
+    return _html_box(result, _outcome_items(result.outcomes))
+
+
+Sections = Sequence[tuple[str, Sequence[Outcome]]]
+"""Labelled groups of outcomes, e.g. `[("public checks", ...), ("hidden checks", ...)]`."""
+
+
+def sectioned_text(result: ExerciseResult, sections: Sections) -> str:
+    """One exercise's score line, then its outcomes under a label per section."""
+    lines = [f"{result.id}: {result.points}/{result.max_points}"]
+    for label, outcomes in sections:
+        lines += [f"  {label}", *_outcome_lines(outcomes, indent="    ")]
+    return "\n".join(lines)
+
+
+def sectioned_html(result: ExerciseResult, sections: Sections) -> str:
+    """`sectioned_text` as HTML."""
+    body = "".join(f"<div style='margin-top:4px;color:#57606a'>{html.escape(label)}</div>{_outcome_items(outcomes)}"
+                   for label, outcomes in sections)
+    return _html_box(result, body)
 
 
 class Report:

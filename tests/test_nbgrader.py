@@ -1,28 +1,62 @@
-"""nbgrader's own path: generate_assignment, then autograde, with the same tests behind hidden cells."""
+"""nbgrader's own commands with the course's config: generate_assignment, autograde, generate_feedback.
+
+`nbgrader autograde` grades through the course's engine (`autograder.frontends.nbgrader`), so its
+scores must equal the batch grader's on every submission, hostile ones included.
+"""
 import os
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from autograder import lessons
 from autograder.reference import solution_path
-from tests.conftest import ASSIGNMENTS, GRADE_FLAGS, release_path
+from tests.conftest import ASSIGNMENTS, GRADE_FLAGS, SANDBOX, release_path
+from tests.mutants import mutants_of
 
 BIN = Path(sys.executable).parent
+# Every mutant through nbgrader takes minutes: by default the first mutant of each exercise, so that
+# every check cell fails once through nbgrader. TFCOURSE_ALL_MUTANTS=1: every mutant.
+ALL_MUTANTS = os.environ.get("TFCOURSE_ALL_MUTANTS") == "1"
 
 
-def nbgrader(course: Path, *args: str) -> subprocess.CompletedProcess:
-    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}"}
+def representative_mutants(assignment: str) -> list:
+    if ALL_MUTANTS:
+        return mutants_of(assignment)
+    first = {}
+    for mutant in mutants_of(assignment):
+        first.setdefault(mutant.exercise, mutant)
+    return list(first.values())
+
+
+TAMPERING = "has changed!"
+
+
+def nbgrader(course: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", **(env or {})}
     return subprocess.run([str(BIN / "nbgrader"), *args], cwd=course, env=env, capture_output=True, text=True)
 
 
-def submit(course: Path, student: str, assignment: str, notebook: Path) -> None:
+@pytest.fixture
+def course(copy_of_course) -> Path:
+    """A scratch course with the course's config; without bubblewrap, deliberately unsandboxed."""
+    if not SANDBOX:
+        with open(copy_of_course / "nbgrader_config.py", "a") as config:
+            config.write("\nc.Engine.sandbox = False\n")
+    return copy_of_course
+
+
+def submit(course: Path, student: str, assignment: str, notebook: Path | nbformat.NotebookNode) -> None:
     folder = course / "submitted" / student / assignment
     folder.mkdir(parents=True)
-    shutil.copy(notebook, folder / notebook.name)
+    target = folder / lessons.load(assignment).notebook
+    if isinstance(notebook, Path):
+        shutil.copy(notebook, target)
+    else:
+        nbformat.write(notebook, target)
 
 
 def scores(course: Path, assignment: str) -> dict[str, float]:
@@ -32,34 +66,116 @@ def scores(course: Path, assignment: str) -> dict[str, float]:
         return {s.student.id: s.score for s in gradebook.assignment_submissions(assignment)}
 
 
+def autograde(course: Path, assignment: str, **kwargs) -> subprocess.CompletedProcess:
+    run = nbgrader(course, "autograde", assignment, "--force", **kwargs)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return run
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
-def test_nbgrader_autograde_agrees_and_feeds_back(copy_of_course, assignment):
+def test_nbgrader_scores_equal_the_batch_graders(graded, course, assignment):
+    """Solution, untouched release and mutants: nbgrader's score is the batch grader's, with no
+    tampering warning for an untouched submission, and feedback with one labelled report per exercise."""
     lesson = lessons.load(assignment)
-    assert nbgrader(copy_of_course, "generate_assignment", assignment, "--force").returncode == 0
-    submit(copy_of_course, "solved", assignment, solution_path(lesson))
-    submit(copy_of_course, "untouched", assignment, release_path(assignment))
-    run = nbgrader(copy_of_course, "autograde", assignment, "--force")
-    assert run.returncode == 0, run.stderr[-3000:]
-    got = scores(copy_of_course, assignment)
-    assert got == {"solved": lesson.max_score, "untouched": 0}, run.stderr[-3000:]
-    feedback = nbgrader(copy_of_course, "generate_feedback", assignment, "--force")
+    assert nbgrader(course, "generate_assignment", assignment, "--force").returncode == 0
+    solution = nbformat.read(solution_path(lesson), as_version=4)
+    submit(course, "solution", assignment, solution_path(lesson))
+    submit(course, "release", assignment, release_path(assignment))
+    for mutant in representative_mutants(assignment):
+        submit(course, f"mutant-{mutant.name}", assignment, mutant.apply(solution))
+    run = autograde(course, assignment)
+    got = scores(course, assignment)
+    assert got == {student: graded[(student, assignment)]["score"] for student in got}, run.stderr[-3000:]
+    assert got["solution"] == lesson.max_score and got["release"] == 0
+    assert TAMPERING not in run.stderr, [line for line in run.stderr.splitlines() if TAMPERING in line]
+
+    feedback = nbgrader(course, "generate_feedback", assignment, "--force")
     assert feedback.returncode == 0, feedback.stderr[-3000:]
-    page = copy_of_course / "feedback" / "untouched" / assignment / Path(lesson.notebook).with_suffix(".html")
-    assert "not-implemented" in page.read_text(), "the feedback page lacks the check cells' reports"
+    page = (course / "feedback" / "release" / assignment / Path(lesson.notebook).with_suffix(".html")).read_text()
+    assert "not-implemented" in page, "the feedback page lacks the check cells' reports"
+    for exercise in lesson.exercises:
+        assert page.count(f"{exercise.id}: 0/{exercise.points}") == 1, "one report per exercise"
+    assert "public checks" in page and "hidden checks" in page
+
+
+def hostile_release(assignment: str, source: str) -> nbformat.NotebookNode:
+    """The untouched release with `source` in a cell right after the setup cell (which makes `check`)."""
+    nb = nbformat.read(release_path(assignment), as_version=4)
+    setup = next(i for i, c in enumerate(nb.cells) if c.metadata.get("nbgrader", {}).get("grade_id") == "setup")
+    nb.cells.insert(setup + 1, nbformat.v4.new_code_cell(source))
+    return nb
+
+
+PATCHES = {
+    # The two lines of issue 15: every check, public and hidden, does nothing.
+    "patches-checker-type": "type(check).__call__ = lambda *a: None\ntype(check).hidden = lambda *a: None",
+    # The hidden judge's subprocess answers "passed", and so does the public judge.
+    "patches-subprocess-and-judge": '''
+import json, subprocess, autograder.check
+from autograder.judge import ExerciseResult
+
+class _Passed:
+    returncode, stderr = 0, ""
+    def __init__(self, *args, input="", **kwargs):
+        self.stdout = json.dumps({"id": args[0][-1], "max_points": 1, "outcomes": []})
+
+subprocess.run = _Passed
+autograder.check.judge_exercise = lambda exercise, *a: ExerciseResult(exercise.id, exercise.points, [])
+''',
+    # Failed checks raise; with showtraceback silenced, no error output would record it.
+    "silences-showtraceback": "get_ipython().showtraceback = lambda *a, **k: None",
+}
 
 
 @pytest.mark.slow
-def test_batch_scores_land_in_the_gradebook(copy_of_course):
+def test_hostile_patches_earn_nothing_under_nbgrader_autograde(course):
+    assignment = "02_rebuild_vs_feed"
+    lesson = lessons.load(assignment)
+    assert nbgrader(course, "generate_assignment", assignment, "--force").returncode == 0
+    submit(course, "honest", assignment, solution_path(lesson))
+    for name, source in PATCHES.items():
+        submit(course, name, assignment, hostile_release(assignment, source))
+    run = autograde(course, assignment)
+    assert scores(course, assignment) == {"honest": lesson.max_score, **{name: 0 for name in PATCHES}}, \
+        run.stderr[-3000:]
+
+
+@pytest.mark.slow
+def test_without_bubblewrap_nbgrader_autograde_refuses(course):
+    """Like the batch grader: no sandbox, no grading, unless the config says so."""
+    assignment = ASSIGNMENTS[0]
+    assert nbgrader(course, "generate_assignment", assignment, "--force").returncode == 0
+    submit(course, "solution", assignment, solution_path(lessons.load(assignment)))
+    with open(course / "nbgrader_config.py", "a") as config:
+        config.write("\nc.Engine.sandbox = True\n")
+    run = nbgrader(course, "autograde", assignment, "--force", env={"PATH": str(BIN)})  # no bwrap on PATH
+    assert run.returncode != 0 and "bubblewrap" in run.stderr, run.stderr[-3000:]
+    assert not scores(course, assignment).get("solution")
+
+
+@pytest.mark.slow
+def test_either_order_gives_the_same_gradebook(course):
+    """`autograder gradebook` then `nbgrader autograde`, or the other way round: the same scores."""
     assignment = ASSIGNMENTS[0]
     lesson = lessons.load(assignment)
-    assert nbgrader(copy_of_course, "generate_assignment", assignment, "--force").returncode == 0
-    submit(copy_of_course, "solved", assignment, solution_path(lesson))
-    submit(copy_of_course, "untouched", assignment, release_path(assignment))
-    out = copy_of_course / "results"
-    run = lambda *args: subprocess.run([sys.executable, "-m", "autograder", *args], cwd=copy_of_course,
+    solution = nbformat.read(solution_path(lesson), as_version=4)
+    assert nbgrader(course, "generate_assignment", assignment, "--force").returncode == 0
+    submit(course, "solved", assignment, solution_path(lesson))
+    submit(course, "untouched", assignment, release_path(assignment))
+    mutant = mutants_of(assignment)[0]
+    submit(course, "mutant", assignment, mutant.apply(solution))
+    expected = {"solved": lesson.max_score, "untouched": 0, "mutant": lesson.max_score - next(
+        e.points for e in lesson.exercises if e.id == mutant.exercise)}
+
+    out = course / "results"
+    run = lambda *args: subprocess.run([sys.executable, "-m", "autograder", *args], cwd=course,
                                        capture_output=True, text=True)
     assert run("grade", *GRADE_FLAGS, "submitted", "--out", str(out)).returncode == 0
     stored = run("gradebook", str(out), "--db", "gradebook.db")
     assert stored.returncode == 0, stored.stderr
-    assert scores(copy_of_course, assignment) == {"solved": lesson.max_score, "untouched": 0}
+    assert scores(course, assignment) == expected
+    autograde(course, assignment)
+    assert scores(course, assignment) == expected
+    assert run("gradebook", str(out), "--db", "gradebook.db").returncode == 0
+    assert scores(course, assignment) == expected
