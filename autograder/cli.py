@@ -14,11 +14,11 @@ def _grade(args: argparse.Namespace) -> int:
     from .batch import grade_all
     from .kernel import Limits
     from .sandbox import SandboxUnavailable
-    from .submissions import discover
+    from .submissions import discover, layout_hint
 
     submissions = discover(args.paths)
     if not submissions:
-        print("no submissions found under: " + " ".join(map(str, args.paths)), file=sys.stderr)
+        print("no submissions found under: " + " ".join(map(str, args.paths)) + "\n" + layout_hint(), file=sys.stderr)
         return 2
     limits = Limits(args.cell_timeout, args.timeout, args.memory_mb, sandbox=not args.no_sandbox)
     runner = None
@@ -35,7 +35,8 @@ def _grade(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     total = sum(r["score"] for r in records)
-    print(f"graded {len(records)} submission(s), {total} point(s) in all; results in {args.out}")
+    kept = f", kept {records.kept} unchanged" if records.kept else ""
+    print(f"graded {records.graded} submission(s){kept}: {total} point(s) in all; results in {args.out}")
     return 0
 
 
