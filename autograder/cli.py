@@ -1,4 +1,4 @@
-"""Command line: `python -m autograder grade|judge|publish ...`."""
+"""Command line: `python -m autograder grade|judge|publish|gradebook|report|bundle ...`."""
 from __future__ import annotations
 
 import argparse
@@ -76,6 +76,13 @@ def _gradebook(args: argparse.Namespace) -> int:
     return 0
 
 
+def _report(args: argparse.Namespace) -> int:
+    from .report import write_report
+
+    print(f"wrote {write_report(args.results, args.out or args.results / 'report.html')}")
+    return 0
+
+
 def _bundle(args: argparse.Namespace) -> int:
     from .bundle import build
 
@@ -118,6 +125,11 @@ def parser() -> argparse.ArgumentParser:
     book.add_argument("results", type=Path, help="the --out folder of `grade`")
     book.add_argument("--db", type=Path, default=Path("gradebook.db"), help="nbgrader's database (default gradebook.db)")
     book.set_defaults(run=_gradebook)
+
+    report = sub.add_parser("report", help="write the class report: scores, pass rates, misconceptions, failures")
+    report.add_argument("results", type=Path, metavar="RESULTS", help="the --out folder of `grade`")
+    report.add_argument("--out", type=Path, help="the HTML page to write (default RESULTS/report.html)")
+    report.set_defaults(run=_report)
 
     bundle = sub.add_parser("bundle", help="build the student bundle zip (no solutions, no hidden tests)")
     bundle.add_argument("--out", type=Path, default=Path("dist/student-bundle.zip"))
