@@ -149,13 +149,21 @@ def prepare(todo: Sequence[Submission], out: Path, limits: Limits) -> Batch:
 def _grade_in_parallel(todo: Sequence[Submission], out: Path, limits: Limits, runner: Runner) -> list[dict[str, Any]]:
     batch = prepare(todo, out, limits)
     started, records = time.monotonic(), []
+
+    def done(record: dict[str, Any]) -> None:
+        write_result(out, record)
+        records.append(record)
+        _progress(records, len(todo), time.monotonic() - started)
+
+    # A submission the grader would not read (missing, a symlink, outside its folder) is judged here,
+    # with its reason, and takes no kernel: no runner, local or on a cluster, ever reads it.
+    unreadable = [s for s in todo if current_hash(s) == ""]
     with runner(batch) as submit:
-        futures = {submit(s): s for s in todo}
+        futures = {submit(s): s for s in todo if s not in unreadable}
+        for s in unreadable:
+            done(grade(s, batch.lesson_of[s.assignment], {}, limits))
         for future in as_completed(futures):
-            record = _record_of(future, futures[future], batch)
-            write_result(out, record)
-            records.append(record)
-            _progress(records, len(todo), time.monotonic() - started)
+            done(_record_of(future, futures[future], batch))
     return records
 
 

@@ -122,3 +122,25 @@ def test_csv_cells_never_start_a_formula(tmp_path):
     rows = list(csv.DictReader((tmp_path / "grades.csv").open()))
     assert sorted(r["student"] for r in rows) == sorted(["'" + evil, "'+1", "'-2", "'@SUM(A1)", "bob"])
     assert all(r["reason"].startswith("'=") and r["score"] == "3" for r in rows)
+
+
+def test_an_unreadable_submission_is_judged_without_a_kernel(tmp_path):
+    """A linked notebook gets its `invalid` result from the grader itself: no runner (threads or a
+    Dask cluster, whose tasks read the file) is ever handed it."""
+    import contextlib
+
+    from autograder.batch import grade_all
+    from tests.conftest import LIMITS
+
+    solution = tmp_path / "solution.ipynb"
+    solution.write_text(VALID)
+    (folder(tmp_path / "submitted", "mallory") / NOTEBOOK).symlink_to(solution)
+
+    @contextlib.contextmanager
+    def runner(batch):
+        def submit(s):
+            raise AssertionError(f"{s.student} was sent to a kernel")
+        yield submit
+
+    [record] = grade_all(discover([tmp_path / "submitted"]), tmp_path / "out", limits=LIMITS, runner=runner)
+    assert record["status"] == "invalid" and "symbolic link" in record["reason"] and record["score"] == 0
