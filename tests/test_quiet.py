@@ -1,4 +1,5 @@
 """A correct Run All shows no stderr at all on a CPU machine, while real errors still show."""
+import contextlib
 import os
 
 import nbformat
@@ -32,15 +33,22 @@ def stderr_of(nb) -> list[list[str]]:
             for c in nb.cells if c.cell_type == "code"]
 
 
-def run(nb):
-    """Execute `nb` in a fresh kernel of this venv, its fd 2 shown in cells as JupyterLab shows it
-    (ipykernel stops relaying fd 2 when it sees PYTEST_CURRENT_TEST in its environment)."""
+@contextlib.contextmanager
+def fd2_relayed():
+    """Kernels started meanwhile show their fd 2 in cells, as in JupyterLab or nbgrader outside the
+    tests (ipykernel stops relaying fd 2 when it sees PYTEST_CURRENT_TEST in its environment)."""
     saved = os.environ.pop("PYTEST_CURRENT_TEST", None)
     try:
-        NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=True).execute()
+        yield
     finally:
         if saved is not None:
             os.environ["PYTEST_CURRENT_TEST"] = saved
+
+
+def run(nb):
+    """Execute `nb` in a fresh kernel of this venv, fd 2 relayed."""
+    with fd2_relayed():
+        NotebookClient(nb, timeout=300, kernel_name="python3", allow_errors=True).execute()
     return nb
 
 
@@ -68,3 +76,19 @@ def test_a_correct_run_all_writes_nothing_to_stderr(assignment):
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert not errors, [f"{e.ename}: {e.evalue}" for e in errors]
     assert not [s for s in stderr_of(nb) if s], [s for s in stderr_of(nb) if s]
+
+
+@pytest.mark.slow
+def test_nbgrader_feedback_shows_no_tensorflow_start_up_lines(copy_of_course):
+    from tests.test_nbgrader import nbgrader, submit
+
+    assignment = "02_rebuild_vs_feed"
+    lesson = lessons.load(assignment)
+    with fd2_relayed():
+        assert nbgrader(copy_of_course, "generate_assignment", assignment, "--force").returncode == 0
+        submit(copy_of_course, "solved", assignment, solution_path(lesson))
+        assert nbgrader(copy_of_course, "autograde", assignment, "--force").returncode == 0
+        assert nbgrader(copy_of_course, "generate_feedback", assignment, "--force").returncode == 0
+    page = (copy_of_course / "feedback" / "solved" / assignment / lesson.notebook).with_suffix(".html").read_text()
+    for noise in ("InitializeLog", "cuInit", "cudart_stub", "oneDNN"):
+        assert noise not in page, f"{noise!r} in nbgrader's feedback page"
