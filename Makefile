@@ -12,7 +12,7 @@ PYTEST_ARGS ?=
 # nbgrader runs tools (alembic) from PATH: put the venv first.
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: setup lab test e2e release grade bench student-bundle clean
+.PHONY: setup lab test e2e release grade report bench student-bundle clean
 
 # The same test the grader makes (autograder.sandbox.bwrap_works): can bubblewrap build a sandbox?
 BWRAP_CHECK := bwrap --ro-bind / / --unshare-net --unshare-pid --cap-drop ALL true >/dev/null 2>&1
@@ -30,8 +30,14 @@ $(STAMP): requirements.txt pyproject.toml
 # Jupyter refuses to run as root unless told; containers and these course machines run as root.
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 
+# The students' lab: the course's settings in jupyter/ (no nbgrader instructor extensions, notebooks
+# that open unmodified) and a fresh workspace each time, so JupyterLab does not reopen every lesson
+# left open, each with its TensorFlow kernel. Instructors run `.venv/bin/jupyter lab` for nbgrader's tools.
+LAB_ENV := JUPYTER_CONFIG_PATH=$(CURDIR)/jupyter JUPYTERLAB_WORKSPACES_DIR=$(CURDIR)/.lab-workspaces
+
 lab: setup
-	$(VENV)/bin/jupyter lab $(ROOT_FLAG) notebooks/
+	rm -rf .lab-workspaces
+	$(LAB_ENV) $(VENV)/bin/jupyter lab $(ROOT_FLAG) notebooks/
 
 test: setup
 	$(PY) -m pytest $(PYTEST_ARGS)
@@ -48,6 +54,10 @@ release: setup
 grade: setup
 	$(PY) -m autograder grade $(SUBMISSIONS) --out $(OUT) --jobs $(JOBS)
 
+# The class report: score histograms, pass rates, frequent misconceptions, failed gradings.
+report: setup
+	$(PY) -m autograder report $(OUT) --out $(OUT)/report.html
+
 # One class graded three ways: stock nbgrader autograde, nbgrader autograde with the course's config,
 # the batch grader; prints each repeat's walls, then the medians and the speed-ups over stock.
 bench: setup
@@ -58,5 +68,5 @@ student-bundle: setup
 	$(PY) -m autograder bundle --out dist/student-bundle.zip
 
 clean:
-	rm -rf $(VENV) results autograded feedback gradebook.db .pytest_cache build dist *.egg-info
+	rm -rf $(VENV) .lab-workspaces results autograded feedback gradebook.db .pytest_cache build dist *.egg-info
 	find . -name __pycache__ -prune -exec rm -rf {} +

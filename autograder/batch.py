@@ -1,7 +1,8 @@
 """Grade many submissions in parallel; every one ends as a result record, whatever it does.
 
 Results are written one by one, atomically, as they finish: a batch killed half-way keeps every
-finished result, and a rerun skips them (unless forced), so nothing is lost or graded twice.
+finished result, and a rerun skips those whose notebook is unchanged since (each result records
+the notebook's hash), so nothing is lost or graded twice, and a resubmission is graded again.
 
 Where the kernels run is a runner's business: `threads(jobs)` here (the default), or
 `cluster.ClusterRunner` on a Dask cluster. A runner turns submissions into futures of result
@@ -22,12 +23,13 @@ from typing import Any, Callable, ContextManager, Iterator, Sequence
 from . import lessons
 from .devices import DeviceSlots
 from .forkserver import Zygotes
-from .grading import Grading, Judge, Submission, grade, result_record
+from .grading import Grading, Judge, Submission, grade, notebook_hash, result_record
 from .kernel import Limits
 from .reference import Observations, cache_dir, reference_observations
 from .results import read_results, result_path, write_class_csv, write_result
 from .sandbox import require_sandbox, warn_unsandboxed
 from .spec import Lesson
+from .submissions import NotPlain, plain_notebook_bytes
 
 BAR_WIDTH = 24
 
@@ -82,19 +84,48 @@ def finished_result(out: Path, submission: Submission) -> dict[str, Any] | None:
     return record if record.get("status") and "exercises" in record else None
 
 
+def current_hash(submission: Submission) -> str:
+    """The hash of the notebook as the grader would read it now; "" when it would not read it."""
+    try:
+        return notebook_hash(plain_notebook_bytes(submission))
+    except (OSError, NotPlain):
+        return ""
+
+
+def unchanged_result(out: Path, submission: Submission) -> dict[str, Any] | None:
+    """The stored result of `submission` if it graded the very notebook that is there now (same
+    file name, same bytes); None when there is none, or the student handed in again since."""
+    record = finished_result(out, submission)
+    if record is None or "notebook_sha256" not in record:  # older results carry no hash: regrade
+        return None
+    same = (record["notebook"], record["notebook_sha256"]) == (submission.path.name, current_hash(submission))
+    return record if same else None
+
+
+class Records(list):
+    """Result records of a batch; `graded` of them were graded in this run, `kept` were unchanged."""
+
+    graded: int = 0
+    kept: int = 0
+
+
 def grade_all(submissions: Sequence[Submission], out: Path, jobs: int = 1, limits: Limits = Limits(),
-              force: bool = False, runner: Runner | None = None) -> list[dict[str, Any]]:
+              force: bool = False, runner: Runner | None = None) -> Records:
     """Grade `submissions` with `runner` (default: `jobs` kernels at once here); write each result,
     then the class CSV.
 
-    Submissions with a finished result in `out` are skipped unless `force`; their stored records
-    are returned with the rest.
+    Submissions whose result in `out` graded the notebook that is there now are skipped unless
+    `force`; their stored records are returned with the rest (`Records.kept` counts them).
     """
-    kept = {} if force else {s: r for s in submissions if (r := finished_result(out, s)) is not None}
+    kept = {} if force else {s: r for s in submissions if (r := unchanged_result(out, s)) is not None}
     todo = [s for s in submissions if s not in kept]
     if kept:
-        print(f"skipping {len(kept)} submission(s) graded before (use --force to regrade)", file=sys.stderr)
-    records = list(kept.values()) + _grade_in_parallel(todo, out, limits, runner or threads(jobs))
+        print(f"skipping {len(kept)} submission(s) unchanged since graded (use --force to regrade them); "
+              f"grading {len(todo)}", file=sys.stderr)
+    records = Records(kept.values())
+    if todo:
+        records += _grade_in_parallel(todo, out, limits, runner or threads(jobs))
+    records.graded, records.kept = len(todo), len(kept)
     write_class_csv(out, read_results(out))
     return records
 
@@ -109,20 +140,30 @@ def prepare(todo: Sequence[Submission], out: Path, limits: Limits) -> Batch:
     assignments = sorted({s.assignment for s in todo})
     lesson_of = {a: lessons.load(a) for a in assignments}
     reference_of = {a: reference_observations(lesson_of[a]) for a in assignments}
-    hidden = (out.resolve(), cache_dir(), *sorted({s.path.parent.parent for s in todo}))
+    # Each submissions folder, resolved (bubblewrap mounts real paths): the instructor named it, so
+    # resolving it is safe, where resolving a student's folder could lead anywhere (a link to /).
+    hidden = (out.resolve(), cache_dir(), *sorted({(s.root or s.path.parent.parent).resolve() for s in todo}))
     return Batch(lesson_of, reference_of, limits, hidden)
 
 
 def _grade_in_parallel(todo: Sequence[Submission], out: Path, limits: Limits, runner: Runner) -> list[dict[str, Any]]:
     batch = prepare(todo, out, limits)
     started, records = time.monotonic(), []
+
+    def done(record: dict[str, Any]) -> None:
+        write_result(out, record)
+        records.append(record)
+        _progress(records, len(todo), time.monotonic() - started)
+
+    # A submission the grader would not read (missing, a symlink, outside its folder) is judged here,
+    # with its reason, and takes no kernel: no runner, local or on a cluster, ever reads it.
+    unreadable = [s for s in todo if current_hash(s) == ""]
     with runner(batch) as submit:
-        futures = {submit(s): s for s in todo}
+        futures = {submit(s): s for s in todo if s not in unreadable}
+        for s in unreadable:
+            done(grade(s, batch.lesson_of[s.assignment], {}, limits))
         for future in as_completed(futures):
-            record = _record_of(future, futures[future], batch)
-            write_result(out, record)
-            records.append(record)
-            _progress(records, len(todo), time.monotonic() - started)
+            done(_record_of(future, futures[future], batch))
     return records
 
 

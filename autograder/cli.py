@@ -1,4 +1,4 @@
-"""Command line: `python -m autograder grade|judge|publish ...`."""
+"""Command line: `python -m autograder grade|judge|publish|gradebook|report|bundle ...`."""
 from __future__ import annotations
 
 import argparse
@@ -14,11 +14,11 @@ def _grade(args: argparse.Namespace) -> int:
     from .batch import grade_all
     from .frontends.settings import FLAGS, engine, load_config
     from .sandbox import SandboxUnavailable
-    from .submissions import discover
+    from .submissions import discover, layout_hint
 
     submissions = discover(args.paths)
     if not submissions:
-        print("no submissions found under: " + " ".join(map(str, args.paths)), file=sys.stderr)
+        print("no submissions found under: " + " ".join(map(str, args.paths)) + "\n" + layout_hint(), file=sys.stderr)
         return 2
     overrides = {name: getattr(args, name) for name in FLAGS}
     settings = engine(load_config(args.config), {**overrides, "sandbox": False if args.no_sandbox else None})
@@ -37,7 +37,8 @@ def _grade(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     total = sum(r["score"] for r in records)
-    print(f"graded {len(records)} submission(s), {total} point(s) in all; results in {args.out}")
+    kept = f", kept {records.kept} unchanged" if records.kept else ""
+    print(f"graded {records.graded} submission(s){kept}: {total} point(s) in all; results in {args.out}")
     return 0
 
 
@@ -74,6 +75,13 @@ def _gradebook(args: argparse.Namespace) -> int:
         print(f"no results in {args.results}", file=sys.stderr)
         return 2
     print(f"stored {store(records, args.db)} result(s) in {args.db}")
+    return 0
+
+
+def _report(args: argparse.Namespace) -> int:
+    from .report import write_report
+
+    print(f"wrote {write_report(args.results, args.out or args.results / 'report.html')}")
     return 0
 
 
@@ -129,6 +137,11 @@ def parser() -> argparse.ArgumentParser:
     book.add_argument("results", type=Path, help="the --out folder of `grade`")
     book.add_argument("--db", type=Path, default=Path("gradebook.db"), help="nbgrader's database (default gradebook.db)")
     book.set_defaults(run=_gradebook)
+
+    report = sub.add_parser("report", help="write the class report: scores, pass rates, misconceptions, failures")
+    report.add_argument("results", type=Path, metavar="RESULTS", help="the --out folder of `grade`")
+    report.add_argument("--out", type=Path, help="the HTML page to write (default RESULTS/report.html)")
+    report.set_defaults(run=_report)
 
     bundle = sub.add_parser("bundle", help="build the student bundle zip (no solutions, no hidden tests)")
     bundle.add_argument("--out", type=Path, default=Path("dist/student-bundle.zip"))

@@ -5,6 +5,7 @@ lesson, so a class CSV is never missing a column or a student.
 """
 from __future__ import annotations
 
+import hashlib
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,7 @@ class Submission:
     student: str
     assignment: str
     path: Path
+    root: Path | None = None  # the submissions folder: nothing below it may be a symlink
 
 
 @dataclass
@@ -43,6 +45,7 @@ class Grading:
     status: str = "graded"
     reason: str = ""
     notebook: Any = None
+    sha256: str = ""  # of the notebook's bytes as read: a rerun regrades only what changed
     execution: Execution | None = None
     results: list[ExerciseResult] = field(default_factory=list)
 
@@ -57,23 +60,42 @@ class Step:
 
 
 class ReadNotebook(Step):
-    """Parse and validate the notebook; a broken one is `invalid`, with the parser's words as reason."""
+    """Read the notebook as a plain file (no symlinks below the submissions folder), then parse and
+    validate it. A missing, linked or broken notebook is `invalid`, with a reason that names what
+    was found; a notebook handed in under another name is graded, and the reason says so."""
 
     def run(self, g: Grading) -> None:
-        path = g.submission.path
-        if not path.is_file():
-            g.status, g.reason = "invalid", f"no notebook at {path.name} (expected {g.lesson.notebook})"
-            return
+        from .submissions import NotPlain, found_in, plain_notebook_bytes
+
+        path, expected = g.submission.path, g.lesson.notebook
         try:
-            original = nbformat.read(path, as_version=nbformat.NO_CONVERT)
+            data = plain_notebook_bytes(g.submission)
+        except NotPlain as exc:
+            g.status, g.reason = "invalid", f"not graded: {exc}"
+            return
+        except OSError:
+            g.status, g.reason = "invalid", (f"no notebook named {expected} in {g.submission.assignment}/: "
+                                             f"found {found_in(path.parent)}")
+            return
+        g.sha256 = notebook_hash(data)
+        notes = [f"graded {path.name} as {expected} (handed in under another name)"] if path.name != expected else []
+        try:
+            original = nbformat.reads(data.decode("utf-8"), as_version=nbformat.NO_CONVERT)
             version = original.nbformat  # read first: convert() upgrades in place
             g.notebook = nbformat.convert(original, 4)
             nbformat.validate(g.notebook)
         except Exception as exc:  # nbformat raises many kinds: JSON, schema, encoding
-            g.status, g.reason = "invalid", f"not a readable notebook: {type(exc).__name__}: {str(exc)[:300]}"
+            g.status, g.reason = "invalid", "; ".join(
+                [*notes, f"not a readable notebook: {type(exc).__name__}: {str(exc)[:300]}"])
             return
         if version < 4:
-            g.reason = f"converted from nbformat {version} to 4 before grading"
+            notes.append(f"converted from nbformat {version} to 4 before grading")
+        g.reason = "; ".join(notes)
+
+
+def notebook_hash(data: bytes) -> str:
+    """The hash a result records of the notebook it graded (`notebook_sha256`)."""
+    return hashlib.sha256(data).hexdigest()
 
 
 class Execute(Step):
@@ -147,7 +169,7 @@ def result_record(g: Grading, duration: float) -> dict[str, Any]:
     """The result JSON of DESIGN.md's contract, plus `reason` and `cell_errors`."""
     return {
         "student": g.submission.student, "assignment": g.submission.assignment,
-        "notebook": g.submission.path.name,
+        "notebook": g.submission.path.name, "notebook_sha256": g.sha256,
         "score": sum(r.points for r in g.results), "max_score": g.lesson.max_score,
         "device": g.execution.device if g.execution else "none",
         "duration_s": round(duration, 2), "status": g.status, "reason": g.reason,

@@ -16,9 +16,6 @@ import nbformat
 
 from . import COURSE_ROOT, lessons
 from .compare import round_floats
-from .kernel import Limits, execute_and_observe
-from .results import atomic_write
-from .sandbox import bwrap_works
 from .spec import Lesson
 
 Observations = dict[str, list[dict]]
@@ -49,6 +46,8 @@ def _fingerprint(lesson: Lesson) -> str:
 
 def reference_observations(lesson: Lesson) -> Observations:
     """Observations of the solution on every case, public then hidden, from cache or freshly made."""
+    from .results import atomic_write  # instructor side only: the student bundle ships no results.py
+
     cached = cache_dir() / f"{lesson.assignment}-{_fingerprint(lesson)}.json"
     if cached.exists():
         return json.loads(cached.read_text())
@@ -58,6 +57,11 @@ def reference_observations(lesson: Lesson) -> Observations:
 
 
 def _compute(lesson: Lesson) -> Observations:
+    # Imported here: check cells import this module for `public_expected_path` only, and the student
+    # bundle ships no kernel, sandbox or zygote code.
+    from .kernel import Limits, execute_and_observe
+    from .sandbox import bwrap_works
+
     nb = nbformat.read(solution_path(lesson), as_version=4)
     cases = lessons.all_cases(lesson)
     # The solution is trusted: where bubblewrap cannot run, it runs behind the nanny instead.

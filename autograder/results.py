@@ -43,12 +43,23 @@ def read_results(out: Path) -> list[dict[str, Any]]:
     return sorted(records, key=lambda r: (r["student"], r["assignment"]))
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_safe(value: Any) -> Any:
+    """A text cell a spreadsheet would run as a formula (`=HYPERLINK(...)`, from a student folder's
+    name, say) gets a leading single quote, as OWASP advises; numbers pass unchanged."""
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
+
+
 def write_class_csv(out: Path, records: Iterable[dict[str, Any]]) -> Path:
-    """`OUT/grades.csv`: one row per submission."""
+    """`OUT/grades.csv`: one row per submission, no cell a spreadsheet would take for a formula."""
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
-    writer.writerows({**r, "reason": " ".join(str(r.get("reason", "")).split())} for r in records)
+    for r in records:
+        row = {**r, "reason": " ".join(str(r.get("reason", "")).split())}
+        writer.writerow({k: csv_safe(v) for k, v in row.items()})
     path = out / "grades.csv"
     atomic_write(path, buffer.getvalue())
     return path

@@ -1,12 +1,15 @@
 """The student bundle holds what a student needs and nothing an instructor must keep."""
+import os
 import re
+import subprocess
+import sys
 import zipfile
 
 import nbformat
 import pytest
 
 from autograder import COURSE_ROOT, lessons
-from autograder.bundle import build
+from autograder.bundle import STUDENT_PACKAGES, build
 from autograder.reference import solution_path
 from tests.conftest import ASSIGNMENTS, release_path
 
@@ -46,6 +49,55 @@ def test_bundle_has_what_a_student_needs(bundle):
         assert f"tfgraph-course/autograder/public_expected/{assignment}.json" in names
     assert {"tfgraph-course/Makefile", "tfgraph-course/requirements.txt", "tfgraph-course/autograder/check.py"} <= names
     assert "lab:" in bundle["tfgraph-course/Makefile"]
+    assert "tfgraph-course/jupyter/labconfig/page_config.json" in names
+
+
+INSTRUCTOR_ONLY = ("batch", "cluster", "sandbox", "zygote", "gradebook", "forkserver", "kernel", "nanny", "cli",
+                   "results", "submissions", "grading", "report", "devices", "__main__")
+
+
+def test_bundle_ships_exactly_the_modules_the_check_cells_import(bundle, tmp_path):
+    """Unpacked alone (the course checkout out of reach), its autograder runs a check; and every
+    module it ships is one that the check cells, the lessons or the lab import."""
+    with zipfile.ZipFile(build(tmp_path / "b.zip")) as archive:
+        archive.extractall(tmp_path)
+    course = tmp_path / "tfgraph-course"
+    shipped = {n.removeprefix("tfgraph-course/").removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+               for n in bundle if n.startswith("tfgraph-course/autograder/") and n.endswith(".py")}
+    assert not {f"autograder.{m}" for m in INSTRUCTOR_ONLY} & shipped
+    script = (
+        "import sys, autograder, autograder.check, autograder.lab, autograder.lessons as L\n"
+        "assert autograder.__file__.startswith(sys.argv[1]), autograder.__file__\n"
+        "for a in L.assignments(): L.load(a)\n"
+        "check = autograder.check.Checker('02_rebuild_vs_feed')\n"
+        "def retune(options, threshold):\n    options.update(threshold=threshold)\n"
+        "check('retune')\n"
+        "print(sorted(m for m in sys.modules if m.startswith('autograder')))\n")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    run = subprocess.run([sys.executable, "-c", script, str(course)], cwd=course, env=env,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    imported = set(eval(run.stdout.strip().splitlines()[-1]))
+    assert shipped == imported
+
+
+def test_bundle_requirements_are_the_students_own_and_pinned(bundle):
+    requirements = [l for l in bundle["tfgraph-course/requirements.txt"].splitlines() if l and not l.startswith("#")]
+    course = (COURSE_ROOT / "requirements.txt").read_text().splitlines()
+    assert sorted(r.split("==")[0] for r in requirements) == sorted(STUDENT_PACKAGES)
+    assert all(r in course for r in requirements), "a student pin differs from the course's tested pin"
+    for instructor_only in ("pytest", "dask", "distributed", "playwright", "nbgrader"):
+        assert instructor_only not in bundle["tfgraph-course/requirements.txt"]
+
+
+def test_bundle_files_unpack_world_readable(tmp_path):
+    with zipfile.ZipFile(build(tmp_path / "b.zip")) as archive:
+        modes = {i.filename: (i.external_attr >> 16) & 0o777 for i in archive.infolist()}
+    assert set(modes.values()) == {0o644}, modes
+    unzip = subprocess.run(["unzip", "-q", str(tmp_path / "b.zip"), "-d", str(tmp_path / "u")], capture_output=True)
+    if unzip.returncode == 0:  # Info-ZIP's unzip, as students use it, where installed
+        files = [p for p in (tmp_path / "u").rglob("*") if p.is_file()]
+        assert files and all(p.stat().st_mode & 0o444 == 0o444 for p in files)
 
 
 def test_bundle_holds_no_solution_hidden_test_or_reference(bundle):

@@ -21,7 +21,7 @@ def grade(*args):
 @pytest.mark.parametrize("content,reason", [
     ("this is not json", "not a readable notebook"),
     ('{"cells": [], "metadata": {}, "nbformat": 4', "not a readable notebook"),
-    (None, "no notebook at"),
+    (None, f"no notebook named {NOTEBOOK} in {ASSIGNMENT}/: found an empty folder"),
 ])
 def test_broken_notebooks_are_invalid_results_not_crashes(tmp_path, content, reason):
     folder = tmp_path / "submitted" / "dave" / ASSIGNMENT
@@ -39,6 +39,7 @@ def test_broken_notebooks_are_invalid_results_not_crashes(tmp_path, content, rea
 def test_no_submissions_is_an_error(tmp_path):
     run = grade(tmp_path, "--out", tmp_path / "out")
     assert run.returncode == 2 and "no submissions" in run.stderr
+    assert "<student>/<assignment>/<notebook>.ipynb" in run.stderr and ASSIGNMENT in run.stderr, run.stderr
 
 
 def test_missing_path_is_an_error(tmp_path):

@@ -113,7 +113,8 @@ def artifacts() -> Path:
 
 @pytest.fixture
 def lab(tmp_path, sync_playwright):
-    """JupyterLab on a scratch copy of notebooks/02_rebuild_vs_feed, with its own config and data dirs."""
+    """JupyterLab on a scratch copy of notebooks/02_rebuild_vs_feed, with the course's lab settings
+    (jupyter/, as `make lab` uses them) and its own config, data and workspace dirs."""
     root = tmp_path / "notebooks"
     shutil.copytree(REPO / "notebooks" / "02_rebuild_vs_feed", root / "02_rebuild_vs_feed")
     home = tmp_path / "jupyter"
@@ -127,9 +128,11 @@ def lab(tmp_path, sync_playwright):
     settings = home / "settings" / "@jupyterlab" / "notebook-extension"
     settings.mkdir(parents=True)
     (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
-    env = dict(os.environ, JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
+    # The course's own lab settings, as `make lab` and the student bundle use them (jupyter/).
+    env = dict(os.environ, JUPYTER_CONFIG_PATH=str(REPO / "jupyter"), JUPYTERLAB_SETTINGS_DIR=str(home / "settings"),
                JUPYTER_CONFIG_DIR=str(config), JUPYTER_DATA_DIR=str(home / "data"),
                JUPYTER_RUNTIME_DIR=str(home / "runtime"), IPYTHONDIR=str(home / "ipython"),
+               JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),
                JUPYTER_PLATFORM_DIRS="0")
     port, token = _free_port(), secrets.token_hex(16)
     log = tmp_path / "jupyter-lab.log"

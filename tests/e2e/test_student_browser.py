@@ -6,6 +6,7 @@ fix typed into the notebook that the check does not pick up. Screenshots go to t
 """
 from __future__ import annotations
 
+import json
 import re
 import sys
 
@@ -113,6 +114,28 @@ def assert_no_breakage(page) -> None:
     assert not RAW_REPR.search(everything), everything[:3000]
 
 
+def assert_no_stderr(page, lab) -> None:
+    """A Run All on CPU writes nothing to stderr: no TensorFlow start-up lines on red. JupyterLab
+    renders stderr streams and errors (a failing check raises) alike, so the notebook is saved and
+    its stream outputs read from the file."""
+    menu(page, "File", "Save Notebook")
+    page.wait_for_function("() => !document.querySelector('.lm-TabBar-tab.jp-mod-dirty')", timeout=60_000)
+    nb = json.loads((lab.root / NOTEBOOK).read_text())
+    stderr = [o["text"] for c in nb["cells"] for o in c.get("outputs", [])
+              if o["output_type"] == "stream" and o["name"] == "stderr"]
+    assert not stderr, "stderr in the notebook:\n" + "".join("".join(t) for t in stderr)[:3000]
+
+
+def assert_student_workspace(page) -> None:
+    """No nbgrader instructor UI (its menu, its Create Assignment sidebar), and the notebook is not
+    marked modified by merely opening it."""
+    menus = page.locator(".lm-MenuBar-itemLabel").all_text_contents()
+    assert "Nbgrader" not in menus, menus
+    panels = [t.get_attribute("title") or "" for t in page.locator(".jp-SideBar .lm-TabBar-tab").all()]
+    assert not [t for t in panels if "assignment" in t.lower() or "nbgrader" in t.lower()], panels
+    assert page.locator(".lm-TabBar-tab.jp-mod-dirty").count() == 0, "the notebook shows as modified on opening"
+
+
 def assert_kernel_is_the_venvs(lab) -> None:
     """The notebook's kernel runs on the interpreter of the venv that runs the tests and JupyterLab."""
     children = psutil.Process(lab.process.pid).children(recursive=True)
@@ -133,12 +156,15 @@ def test_student_runs_checks_and_fixes_retune(lab, page, artifacts):
     # The notebook's kernelspec (python3) is found and started: no "Select Kernel" dialog, then idle.
     expect(page.locator(".jp-Toolbar-kernelName").first).to_have_text(re.compile("Python 3"), timeout=120_000)
     page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for(timeout=120_000)
+    assert_student_workspace(page)
+    screenshot(page.locator("#main"), artifacts / "student_lab.png")
 
     # 1. The released notebook, run as it is: every check fails, readably.
     run_through(page)
     setup = cell_with_source(page, "from autograder.check import Checker")
     assert "ModuleNotFoundError" not in output_text(setup), output_text(setup)
     assert_no_breakage(page)
+    assert_no_stderr(page, lab)
     assert_kernel_is_the_venvs(lab)
     for exercise in CHECKS:
         assert_report(check_cell(page, exercise), exercise, passed=False)
@@ -161,6 +187,7 @@ def test_student_runs_checks_and_fixes_retune(lab, page, artifacts):
 
     run_through(page)
     assert_no_breakage(page)
+    assert_no_stderr(page, lab)
     retune = check_cell(page, "retune")
     assert_report(retune, "retune", passed=True)
     for exercise in CHECKS:
