@@ -4,8 +4,10 @@ Both ways a kernel starts go through `confine`: a kernel forked from a warm zygo
 and a kernel started in a fresh sandbox (`python -I -m autograder.jail UID TMP_BYTES FILE_BYTES
 -- KERNEL-ARGV...`, run by bubblewrap with the capabilities it needs and nothing else). After it:
 
-- `/tmp` (the working folder and HOME live there) and `/dev/shm` are new tmpfs mounts, private to
-  this kernel's mount namespace and limited in size; they vanish with its last process;
+- `SCRATCH` (its working folder, HOME and TMPDIR) and `/dev/shm` are new tmpfs mounts, private
+  to this kernel's mount namespace and limited in size; they vanish with its last process. (Not
+  `/tmp` itself: the course checkout may live under /tmp, and must stay visible. The sandbox's
+  /tmp belongs to root, so a kernel cannot write there);
 - System V IPC is private (its own IPC namespace);
 - the kernel runs as `uid` (unique per kernel, owning nothing outside its own tmpfs), with no
   capabilities and `no_new_privs`, so it can neither change nor signal the zygote, the grader,
@@ -23,8 +25,10 @@ CLONE_NEWNS = 0x00020000
 CLONE_NEWIPC = 0x08000000
 MS_NOSUID, MS_NODEV, MS_REC, MS_PRIVATE = 0x2, 0x4, 0x4000, 0x40000
 PR_SET_NO_NEW_PRIVS = 38
-WORKDIR = "/tmp/work"
-HOME = "/tmp/home"
+SCRATCH = "/tmp/kernel"  # created by the sandbox (see `sandbox.bwrap_argv`)
+WORKDIR = f"{SCRATCH}/work"
+HOME = f"{SCRATCH}/home"
+TMP = f"{SCRATCH}/tmp"
 MAX_PROCESSES = 1024  # per uid; the cgroup's pids.max is the real limit where there is one
 
 _libc = ctypes.CDLL(None, use_errno=True)
@@ -45,7 +49,7 @@ def confine(uid: int, tmp_bytes: int, file_bytes: int) -> None:
     """Enter private namespaces with fresh tmpfs scratch, then become `uid` for good (see module doc)."""
     _check(_libc.unshare(CLONE_NEWNS | CLONE_NEWIPC), "unshare")
     _check(_libc.mount(b"none", b"/", None, MS_REC | MS_PRIVATE, None), "make mounts private")
-    _tmpfs("/tmp", tmp_bytes, uid)
+    _tmpfs(SCRATCH, tmp_bytes, uid)
     _tmpfs("/dev/shm", tmp_bytes, uid)
     resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -54,7 +58,7 @@ def confine(uid: int, tmp_bytes: int, file_bytes: int) -> None:
     os.setresgid(uid, uid, uid)
     os.setresuid(uid, uid, uid)
     _check(_libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0), "no_new_privs")
-    for folder in (WORKDIR, HOME):
+    for folder in (WORKDIR, HOME, TMP):
         os.makedirs(folder, mode=0o700, exist_ok=True)
     os.chdir(WORKDIR)
 
@@ -62,7 +66,7 @@ def confine(uid: int, tmp_bytes: int, file_bytes: int) -> None:
 def confined_environment(env: dict[str, str]) -> dict[str, str]:
     """`env` plus what every confined kernel needs to find its home and scratch."""
     return {**env, "HOME": HOME, "MPLCONFIGDIR": f"{HOME}/.matplotlib", "USER": "student",
-            "LOGNAME": "student", "TMPDIR": "/tmp"}
+            "LOGNAME": "student", "TMPDIR": TMP}
 
 
 def main(argv: list[str]) -> None:

@@ -23,6 +23,7 @@ from jupyter_client.kernelspec import KernelSpec
 from traitlets import Integer, List, Unicode
 
 from . import COURSE_ROOT
+from .jail import SCRATCH
 from .quiet import KERNEL_ENV
 
 # --cap-drop ALL: bubblewrap run as root keeps root's capabilities inside, and with them a
@@ -39,8 +40,8 @@ MERGED_USR = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC_FILES = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "nsswitch.conf", "passwd", "group", "hosts",
              "localtime", "timezone", "ssl", "ca-certificates", "alternatives", "fonts", "mime.types",
              "os-release", "debian_version", "matplotlibrc")
-# Where a kernel's run folder (connection file, sockets) lives on the host: not under /tmp, which
-# each kernel gets afresh (`jail`), so the folder is at the same path inside and out.
+# Where a kernel's run folder (connection file, sockets) lives on the host: outside the kernel's
+# own scratch (`jail.SCRATCH`), at the same path inside the sandbox and out.
 RUN_BASE = Path(os.environ.get("TFCOURSE_RUNDIR", "/var/tmp"))
 
 
@@ -128,7 +129,9 @@ def bwrap_argv(rundir: Path, hidden: Iterable[Path] = (), as_pid_1: bool = False
     `hidden` paths that fall inside a bound folder appear empty. With `as_pid_1` the command is
     the sandbox's init, which nothing inside can kill.
     """
-    argv = [shutil.which("bwrap") or "bwrap", *SANDBOX_FLAGS, *_system_binds()]
+    # /tmp first: binds below it (a checkout under /tmp, say) must land on it, not under it.
+    argv = [shutil.which("bwrap") or "bwrap", *SANDBOX_FLAGS, *_system_binds(),
+            "--perms", "0755", "--tmpfs", "/tmp", "--perms", "0755", "--dir", SCRATCH]
     sources = _python_sources()
     argv += _parents([*sources, rundir, *([logdir] if logdir else [])])
     for source in sources:
@@ -138,7 +141,7 @@ def bwrap_argv(rundir: Path, hidden: Iterable[Path] = (), as_pid_1: bool = False
     for path in masked:
         if path.exists() and any(path == s or s in path.parents for s in sources):
             argv += ["--tmpfs", str(path)]
-    argv += ["--tmpfs", "/tmp", "--bind", str(rundir), str(rundir)]
+    argv += ["--bind", str(rundir), str(rundir)]
     if logdir is not None:
         argv += ["--bind", str(logdir), str(logdir)]
     argv += ["--remount-ro", "/", "--chdir", "/", "--unsetenv", "JPY_PARENT_PID"]

@@ -3,7 +3,7 @@
 Importing TensorFlow costs seconds of CPU in every kernel. The zygote imports it (and the rest of
 a graded kernel's heavy modules) once, then forks a fresh IPython kernel per submission, so each
 kernel starts with TensorFlow already loaded. Each forked kernel is confined by `jail` before it
-runs: its own uid, its own fresh /tmp, /dev/shm and IPC, no capabilities. So a kernel shares no
+runs: its own uid, its own fresh scratch tmpfs, /dev/shm and IPC, no capabilities. So a kernel shares no
 writable place with the zygote or with the next kernel, and cannot signal either. Between
 submissions the grader kills whatever a kernel left running (see `forkserver`); the zygote reaps it.
 
