@@ -22,8 +22,9 @@ def test_config_file_then_flags(tmp_path: Path):
 
 def test_every_setting_has_a_flag_that_parses_to_it():
     argv = ["grade", "x.ipynb", "--out", "o", "--cell-timeout", "5", "--timeout", "50", "--memory-mb", "100",
-            "--output-bytes", "1000", "--jobs", "4"]
+            "--output-bytes", "1000", "--scratch-mb", "64", "--file-mb", "8", "--jobs", "4"]
     args = parser().parse_args(argv)
     assert {name: getattr(args, name) for name in FLAGS} == {
-        "cell_timeout": 5.0, "notebook_timeout": 50.0, "memory_mb": 100, "output_bytes": 1000, "jobs": 4}
+        "cell_timeout": 5.0, "notebook_timeout": 50.0, "memory_mb": 100, "output_bytes": 1000, "scratch_mb": 64,
+        "file_mb": 8, "jobs": 4}
     assert set(FLAGS) | {"sandbox"} == set(Engine.class_own_traits(config=True))

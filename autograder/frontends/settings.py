@@ -25,6 +25,8 @@ class Engine(Configurable):
     memory_mb = Integer(DEFAULTS.memory_mb,
                         help="Memory one kernel may hold, its child processes included (MB).").tag(config=True)
     output_bytes = Integer(DEFAULTS.output_bytes, help="Output kept per cell (bytes).").tag(config=True)
+    scratch_mb = Integer(DEFAULTS.scratch_mb, help="Size of each kernel's private scratch tmpfs (MB).").tag(config=True)
+    file_mb = Integer(DEFAULTS.file_mb, help="Largest file a kernel may write (MB).").tag(config=True)
     sandbox = Bool(DEFAULTS.sandbox, help=(
         "Run each kernel in bubblewrap. False grades with process isolation only: a submission can then "
         "read and change what the grader can. With True, grading refuses to run where bubblewrap "
@@ -35,12 +37,13 @@ class Engine(Configurable):
 
     def limits(self) -> Limits:
         """The `kernel.Limits` these settings describe."""
-        return Limits(self.cell_timeout, self.notebook_timeout, self.memory_mb, self.output_bytes, self.sandbox)
+        return Limits(self.cell_timeout, self.notebook_timeout, self.memory_mb, self.output_bytes, self.sandbox,
+                      self.scratch_mb, self.file_mb)
 
 
 # The command line's flag for each setting (`python -m autograder grade --cell-timeout 60`).
 FLAGS = {"cell_timeout": "--cell-timeout", "notebook_timeout": "--timeout", "memory_mb": "--memory-mb",
-         "output_bytes": "--output-bytes", "jobs": "--jobs"}
+         "output_bytes": "--output-bytes", "scratch_mb": "--scratch-mb", "file_mb": "--file-mb", "jobs": "--jobs"}
 
 
 def load_config(path: Path | None) -> Config:
