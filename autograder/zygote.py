@@ -19,6 +19,7 @@ import json
 import os
 import signal
 import sys
+import tempfile
 
 from autograder import jail
 
@@ -61,6 +62,7 @@ def become_kernel(request: dict, replies: int) -> None:
     os.environ.clear()
     os.environ.update(jail.confined_environment(request["env"]))
     os.environ.pop("JPY_PARENT_PID", None)  # the zygote, not the grader, is this kernel's parent
+    tempfile.tempdir = None  # the zygote's imports cached /tmp, which the kernel cannot write to
     sys.argv = ["ipykernel_launcher", "-f", request["connection_file"]]
     from ipykernel.kernelapp import IPKernelApp
 
