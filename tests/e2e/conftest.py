@@ -4,8 +4,10 @@ Both skip (never fail) when the machine lacks the playwright package or Debian's
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -113,10 +115,34 @@ def artifacts() -> Path:
 
 @pytest.fixture
 def lab(tmp_path, sync_playwright):
-    """JupyterLab on a scratch copy of notebooks/02_rebuild_vs_feed, with the course's lab settings
-    (jupyter/, as `make lab` uses them) and its own config, data and workspace dirs."""
+    """JupyterLab on a scratch copy of notebooks/02_rebuild_vs_feed."""
     root = tmp_path / "notebooks"
     shutil.copytree(REPO / "notebooks" / "02_rebuild_vs_feed", root / "02_rebuild_vs_feed")
+    with running_lab(tmp_path, root) as server:
+        yield server
+
+
+@pytest.fixture
+def solutions_lab(tmp_path, sync_playwright):
+    """JupyterLab on every lesson as a student who answered all of it has it: the solution notebooks
+    without their hidden-test blocks (which only nbgrader's autograde runs)."""
+    import nbformat
+
+    root = tmp_path / "solved"
+    for source in sorted((REPO / "solutions").glob("*/*.ipynb")):
+        nb = nbformat.read(source, as_version=4)
+        for cell in nb.cells:
+            cell.source = re.sub(r"### BEGIN HIDDEN TESTS\n.*?### END HIDDEN TESTS\n?", "", cell.source, flags=re.S)
+        (root / source.parent.name).mkdir(parents=True)
+        nbformat.write(nb, root / source.parent.name / source.name)
+    with running_lab(tmp_path, root) as server:
+        yield server
+
+
+@contextlib.contextmanager
+def running_lab(tmp_path: Path, root: Path):
+    """JupyterLab on `root`, with the course's lab settings (jupyter/, as `make lab` uses them) and
+    its own config, data and workspace dirs; its kernels show their fd 2 in cells, as for students."""
     home = tmp_path / "jupyter"
     config = home / "config"
     (config / "labconfig").mkdir(parents=True)
@@ -134,6 +160,7 @@ def lab(tmp_path, sync_playwright):
                JUPYTER_RUNTIME_DIR=str(home / "runtime"), IPYTHONDIR=str(home / "ipython"),
                JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"),
                JUPYTER_PLATFORM_DIRS="0")
+    env.pop("PYTEST_CURRENT_TEST", None)  # ipykernel relays no fd 2 when it sees it
     port, token = _free_port(), secrets.token_hex(16)
     log = tmp_path / "jupyter-lab.log"
     with open(log, "wb") as out:

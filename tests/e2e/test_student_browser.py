@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 import sys
+import urllib.request
 
 import psutil
 import pytest
@@ -114,16 +115,21 @@ def assert_no_breakage(page) -> None:
     assert not RAW_REPR.search(everything), everything[:3000]
 
 
-def assert_no_stderr(page, lab) -> None:
-    """A Run All on CPU writes nothing to stderr: no TensorFlow start-up lines on red. JupyterLab
-    renders stderr streams and errors (a failing check raises) alike, so the notebook is saved and
-    its stream outputs read from the file."""
+def saved_notebook(page, lab, notebook: str = NOTEBOOK) -> dict:
+    """Save the open notebook and read it back: JupyterLab renders stderr streams and errors (a
+    failing check raises) alike, the file tells them apart."""
     menu(page, "File", "Save Notebook")
     page.wait_for_function("() => !document.querySelector('.lm-TabBar-tab.jp-mod-dirty')", timeout=60_000)
-    nb = json.loads((lab.root / NOTEBOOK).read_text())
+    return json.loads((lab.root / notebook).read_text())
+
+
+def assert_no_stderr(page, lab, notebook: str = NOTEBOOK) -> dict:
+    """A Run All on CPU writes nothing to stderr: no TensorFlow start-up lines on red."""
+    nb = saved_notebook(page, lab, notebook)
     stderr = [o["text"] for c in nb["cells"] for o in c.get("outputs", [])
               if o["output_type"] == "stream" and o["name"] == "stderr"]
-    assert not stderr, "stderr in the notebook:\n" + "".join("".join(t) for t in stderr)[:3000]
+    assert not stderr, f"stderr in {notebook}:\n" + "".join("".join(t) for t in stderr)[:3000]
+    return nb
 
 
 def assert_student_workspace(page) -> None:
@@ -194,3 +200,37 @@ def test_student_runs_checks_and_fixes_retune(lab, page, artifacts):
         if exercise != "retune":
             assert_report(check_cell(page, exercise), exercise, passed=False)
     screenshot(retune, artifacts / "check_passing.png")
+
+
+def shut_down_kernels(lab) -> None:
+    """End every kernel session of the server (so the next lesson runs beside no other kernel)."""
+    api = f"{lab.url}/api/sessions"
+    headers = {"Authorization": f"token {lab.token}"}
+    with urllib.request.urlopen(urllib.request.Request(api, headers=headers), timeout=30) as r:
+        sessions = json.load(r)
+    for session in sessions:
+        request = urllib.request.Request(f"{api}/{session['id']}", headers=headers, method="DELETE")
+        urllib.request.urlopen(request, timeout=60).close()
+
+
+def test_a_correct_run_all_of_every_lesson_shows_no_stderr(solutions_lab, page):
+    """Every lesson, answered, Run All in the students' lab: no stderr and no error, anywhere."""
+    from autograder import lessons
+
+    for assignment in lessons.assignments():
+        notebook = f"{assignment}/{lessons.load(assignment).notebook}"
+        page.goto(solutions_lab.tree(notebook), wait_until="domcontentloaded")
+        code_cells(page).first.locator(".cm-content").wait_for(timeout=120_000)
+        expect(page.locator(".jp-Toolbar-kernelName").first).to_have_text(re.compile("Python 3"), timeout=120_000)
+        page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for(timeout=120_000)
+        fail_on_dialog(page)
+        try:
+            run_through(page)
+        except Exception as exc:
+            raise AssertionError(f"{notebook}: Run All did not finish: {exc}") from exc
+        nb = assert_no_stderr(page, solutions_lab, notebook)
+        errors = [f"{o['ename']}: {o['evalue']}" for c in nb["cells"] for o in c.get("outputs", [])
+                  if o["output_type"] == "error"]
+        assert not errors, f"{notebook}: {errors}"
+        menu(page, "File", "Close All Tabs")  # saved: no dialog; the next lesson opens alone
+        shut_down_kernels(solutions_lab)
