@@ -31,7 +31,7 @@ STOCK = """
 # bench: nbgrader's own autograde steps, as nbgrader 0.9.6 ships them
 from nbgrader.converters import Autograde as _Autograde
 for _name in ("sanitize_preprocessors", "autograde_preprocessors"):
-    setattr(c.Autograde, _name, _Autograde.class_traits()[_name].default_value)
+    setattr(c.Autograde, _name, _Autograde.class_traits()[_name].default())
 """
 STOCK_ENV = {"TFCOURSE_JUDGE_IN_KERNEL": "1"}  # check.hidden judges as it did before the course's step
 NBGRADER, COURSE, BATCH = "stock nbgrader autograde", "nbgrader autograde + course config", "batch grader"
