@@ -1,7 +1,5 @@
 """What the grader reads as a submission, with no kernel: names, links, layouts, hashes, CSV cells."""
 import csv
-import json
-import os
 
 import nbformat
 import pytest
