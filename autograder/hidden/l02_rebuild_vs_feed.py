@@ -17,6 +17,21 @@ CASES = {
         {"options": {"threshold": 0.1, "keep_prob": 0.8, "clip": 1.0}, "threshold": 0.9},
         {"options": {"threshold": 2.0}, "threshold": -2.0},
     ],
+    "set_hyperparameter": [
+        # Names the public case never changes (bias in the graph, clip in Python), each changed twice.
+        {"x": [-1.0, 0.5, 1.0, 2.0], "options": {"scale": 1.0, "bias": 0.0, "mask": [1, 1, 1, 1],
+                                                  "clip": 10.0, "threshold": 0.0},
+         "used_in": {"scale": ["graph"], "bias": ["graph"], "mask": ["graph", "python"],
+                     "clip": ["python"], "threshold": ["python"]},
+         "changes": [["bias", 0.75], ["clip", 1.5], ["bias", -0.5], ["clip", 0.6]]},
+        # A change used in both layers first, then two graph changes in a row, then back to Python.
+        {"x": [0.1, 0.2, 0.3], "options": {"scale": 1.0, "bias": 0.0, "mask": [1, 1, 1], "clip": 10.0,
+                                            "threshold": 0.12},
+         "used_in": {"scale": ["graph"], "bias": ["graph"], "mask": ["graph", "python"],
+                     "clip": ["python"], "threshold": ["python"]},
+         "changes": [["mask", [0, 1, 1]], ["scale", 3.0], ["scale", 0.5], ["threshold", 0.2],
+                     ["mask", [1, 1, 1]]]},
+    ],
     "scale_all": [
         {"x": [[1.0, -1.0], [0.5, 4.0]], "scales": [1.5, -2.0, 0.25, 10.0]},
         {"x": [7.0], "scales": [3.0, 0.1]},

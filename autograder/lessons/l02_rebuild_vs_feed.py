@@ -85,6 +85,97 @@ def probe_scale_all(scale_all, x, scales):
     return {"results": [np.asarray(r) for r in results], "traces": traces}
 
 
+def _layers(tf):
+    """Fresh Network / Model / Api classes for one probe call, with counters the probe reads.
+
+    The same interface as the lesson's demo layers: `api.options` (one dict every layer holds),
+    `api.used_in` (name -> a set of "graph" / "python"), `api.network.build()` (rebuild the graph from
+    the options, in place) and `api.model.reset()` (re-read the Python-side options, in place).
+    In the graph: scale, bias and mask (masked entries zeroed, kept ones scaled by 1 / mean(mask)), baked
+    in as Consts. In Python: clip, threshold, and mask again (masked entries reported as -1).
+    """
+    tf1 = tf.compat.v1
+    tally = {"graphs": 0, "resets": 0}
+
+    class Network:
+        def __init__(self, options):
+            self.options, self.sess = options, None
+            self.build()
+
+        def build(self):
+            if self.sess is not None:
+                self.sess.close()
+            self.graph = tf.Graph()
+            with self.graph.as_default():
+                self.x = tf1.placeholder(tf.float32, [None])
+                scaled = self.x * tf.constant(self.options["scale"], tf.float32) + tf.constant(
+                    self.options["bias"], tf.float32)
+                mask = tf.constant(self.options["mask"], tf.float32)
+                self.output = scaled * mask / tf.reduce_mean(mask)   # kept entries scaled up, as dropout does
+            self.graph.finalize()
+            self.sess = tf1.Session(graph=self.graph)
+            tally["graphs"] += 1
+
+        def run(self, x):
+            return self.sess.run(self.output, {self.x: x})
+
+    class Model:
+        def __init__(self, network, options):
+            self.network, self.options = network, options
+            self.reset()
+
+        def reset(self):
+            self.clip = float(self.options["clip"])
+            self.threshold = float(self.options["threshold"])
+            self.mask = np.asarray(self.options["mask"]) > 0
+            tally["resets"] += 1
+
+        def predict(self, x):
+            scores = np.minimum(self.network.run(x), self.clip)
+            return np.where(self.mask, np.where(scores >= self.threshold, scores, 0.0), -1.0)
+
+    class Api:
+        def __init__(self, options, used_in):
+            self.options, self.used_in = options, used_in
+            self.network = Network(options)
+            self.model = Model(self.network, options)
+
+        def predict(self, x):
+            return self.model.predict(x)
+
+    return Api, tally
+
+
+def probe_set_hyperparameter(set_hyperparameter, x, options, used_in, changes):
+    """Build a three-layer Api, apply each change through the student's function, and watch the layers:
+    answers after each kind of change, graphs built, model resets, who holds which network and dict."""
+    import tensorflow as tf
+
+    Api, tally = _layers(tf)
+    api = Api(dict(options), {name: set(where) for name, where in used_in.items()})
+    x = np.asarray(x, np.float32)
+    seen = {"graph_answers": [], "python_answers": [], "both_answers": [], "graph_builds": [],
+            "model_holds_network": [], "options_shared": []}
+    for name, value in changes:
+        graphs = tally["graphs"]
+        set_hyperparameter(api, name, value)
+        kind = {frozenset({"graph"}): "graph", frozenset({"python"}): "python"}.get(
+            frozenset(used_in[name]), "both")
+        seen[f"{kind}_answers"].append(np.asarray(api.predict(x)))
+        seen["graph_builds"].append(tally["graphs"] - graphs)
+        seen["model_holds_network"].append(api.model.network is api.network)
+        seen["options_shared"].append(api.network.options is api.options and api.model.options is api.options)
+    for network in {id(api.network): api.network, id(api.model.network): api.model.network}.values():
+        network.sess.close()
+    return seen
+
+
+def _no_extra_builds(got, expected):
+    """No change built more graphs than the reference did (building fewer is caught by the answers)."""
+    builds, reference = got["graph_builds"], expected["graph_builds"]
+    return len(builds) == len(reference) and all(g <= e for g, e in zip(builds, reference))
+
+
 BAKED = ("The threshold was written into the graph as a Const op when the graph was built, so "
          "changing the options afterwards changes nothing the session runs. Feed it through a "
          "placeholder, or hold it in a variable, instead of baking it in.")
@@ -161,6 +252,46 @@ LESSON = Lesson(
             ),
             cases=(Case("threshold 0.7 to 0.3, clip kept", {"options": {"threshold": 0.7, "clip": 5.0},
                                                           "threshold": 0.3}),),
+        ),
+        Exercise(
+            id="set_hyperparameter", symbol="set_hyperparameter", points=2, probe=probe_set_hyperparameter,
+            checks=(
+                Check("replaced-network", "keeps one network object that every layer holds",
+                      "The model still holds the old Network object. Storing a new Network in "
+                      "api.network rebinds one name; every layer that holds the old object keeps "
+                      "running the old graph. Rebuild the network in place with api.network.build(), "
+                      "so every holder sees the new graph.",
+                      holds(lambda got: all(got["model_holds_network"])), shows=("model_holds_network",)),
+                Check("rebound-options", "changes the options dict every layer holds",
+                      "api.options is no longer the dict the network and the model read from. Set the "
+                      "value in the shared dict (api.options[name] = value): a new dict leaves every "
+                      "layer rebuilding from the old one.",
+                      holds(lambda got: all(got["options_shared"])), shows=("options_shared",)),
+                Check("graph-not-rebuilt", "rebuilds the graph for a hyperparameter used in it",
+                      "A hyperparameter used inside the graph was written into it as a Const when the "
+                      "graph was built: changing the options changes nothing the session runs until "
+                      "the graph is rebuilt (api.network.build()).",
+                      same("graph_answers"), shows=("graph_answers",)),
+                Check("model-not-reset", "re-initialises the model for a hyperparameter used in Python",
+                      "The model copied this hyperparameter when it was initialised, so rebuilding the "
+                      "graph does not reach it: re-initialise the model (api.model.reset()).",
+                      same("python_answers"), shows=("python_answers",)),
+                Check("one-layer-only", "rebuilds both layers for a hyperparameter used in both",
+                      "This hyperparameter is used both inside the graph and in the Python model: "
+                      "rebuild the graph and re-initialise the model; either alone leaves one stale copy.",
+                      same("both_answers"), shows=("both_answers",)),
+                Check("needless-rebuild", "rebuilds the graph only when the graph uses the hyperparameter",
+                      "The graph was rebuilt for a hyperparameter it does not use. Each rebuild makes a "
+                      "new graph and session, which costs time on every tuning step: rebuild only the "
+                      "layers that use the hyperparameter.",
+                      _no_extra_builds, shows=("graph_builds",)),
+            ),
+            cases=(Case("threshold, then scale, then mask", {
+                "x": X, "options": {"scale": 1.0, "bias": 0.0, "mask": [1, 1, 1, 1, 1], "clip": 10.0,
+                                    "threshold": 0.5},
+                "used_in": {"scale": ["graph"], "bias": ["graph"], "mask": ["graph", "python"],
+                            "clip": ["python"], "threshold": ["python"]},
+                "changes": [["threshold", 0.2], ["scale", 2.0], ["mask", [1, 0, 1, 0, 1]]]}),),
         ),
         Exercise(
             id="scale_all", symbol="scale_all", points=2, probe=probe_scale_all,

@@ -121,6 +121,41 @@ MUTANTS = [
             options.clear()
             options["threshold"] = threshold
         '''),
+    Mutant("rule_replaces_network", "set_hyperparameter", "replaced-network", "set_hyperparameter_solution", '''
+        def set_hyperparameter(api, name, value):
+            api.options[name] = value
+            if "graph" in api.used_in[name]:
+                api.network = type(api.network)(api.options)
+            if "python" in api.used_in[name]:
+                api.model.reset()
+        '''),
+    Mutant("rule_rebuilds_everything", "set_hyperparameter", "needless-rebuild", "set_hyperparameter_solution", '''
+        def set_hyperparameter(api, name, value):
+            api.options[name] = value
+            api.network.build()
+            api.model.reset()
+        '''),
+    Mutant("rule_one_layer_each", "set_hyperparameter", "one-layer-only", "set_hyperparameter_solution", '''
+        def set_hyperparameter(api, name, value):
+            api.options[name] = value
+            if api.used_in[name] == {"graph"}:
+                api.network.build()
+            else:
+                api.model.reset()
+        '''),
+    Mutant("rule_rebinds_options", "set_hyperparameter", "rebound-options", "set_hyperparameter_solution", '''
+        def set_hyperparameter(api, name, value):
+            api.options = dict(api.options, **{name: value})
+            if "graph" in api.used_in[name]:
+                api.network.build()
+            if "python" in api.used_in[name]:
+                api.model.reset()
+        '''),
+    Mutant("rule_never_resets_model", "set_hyperparameter", "model-not-reset", "set_hyperparameter_solution", '''
+        def set_hyperparameter(api, name, value):
+            api.options[name] = value
+            api.network.build()
+        '''),
     Mutant("scale_python_float", "scale_all", "retrace-per-float", "scale_all_solution", '''
         def scale_all(x, scales):
             @tf.function
