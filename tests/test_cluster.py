@@ -15,6 +15,7 @@ from tests.conftest import GRADE_FLAGS, LIMITS, _lay_out, release_path
 distributed = pytest.importorskip("distributed")
 
 ASSIGNMENT = "02_rebuild_vs_feed"
+FULL = lessons.load(ASSIGNMENT).max_score
 
 
 def grade(*args):
@@ -52,7 +53,7 @@ def test_a_task_that_raises_becomes_a_crashed_record(tmp_path, monkeypatch, one_
                              runner=autograder.cluster.ClusterRunner(cluster.scheduler_address))
     assert_crashed(record, ["RuntimeError", "worker lost its lessons"])
     assert json.loads((tmp_path / "out" / "erin" / f"{ASSIGNMENT}.json").read_text()) == record
-    assert "erin,02_rebuild_vs_feed,0,12,crashed" in (tmp_path / "out" / "grades.csv").read_text()
+    assert f"erin,02_rebuild_vs_feed,0,{FULL},crashed" in (tmp_path / "out" / "grades.csv").read_text()
 
 
 @pytest.mark.slow
@@ -106,8 +107,8 @@ def test_grade_on_a_local_cluster(tmp_path):
     records = {s: json.loads((out / s / f"{ASSIGNMENT}.json").read_text()) for s in ("solution", "release")}
     for record in records.values():
         assert record["status"] == "graded", record["reason"]
-    assert records["solution"]["score"] == records["solution"]["max_score"] == 12
+    assert records["solution"]["score"] == records["solution"]["max_score"] == FULL
     assert records["release"]["score"] == 0
     rows = {r["student"]: r for r in csv.DictReader((out / "grades.csv").open())}
-    assert {s: (r["score"], r["status"]) for s, r in rows.items()} == {"solution": ("12", "graded"),
+    assert {s: (r["score"], r["status"]) for s, r in rows.items()} == {"solution": (str(FULL), "graded"),
                                                                        "release": ("0", "graded")}
