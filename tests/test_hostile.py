@@ -200,7 +200,7 @@ def points(record, exercise_id):
 
 EXPECTED = {  # name: (status, score, words in the reason or feedback)
     "fake-success": ("graded", 0, "not-implemented"),
-    "patches-checker": ("graded", 0, "not-implemented"),
+    "patches-checker": ("tampered", 0, "tampered"),  # numpy and the judge patched: caught before observing
     "system-exit": ("graded", 0, "not-implemented"),
     "exit-in-exercise": ("graded", 0, "SystemExit"),
     "os-exit": ("crashed", 0, "kernel died"),
