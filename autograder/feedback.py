@@ -20,7 +20,8 @@ def _where(outcome: Outcome) -> str:
         return ""
     if outcome.public:
         return f"on the public case '{outcome.case}'"
-    return "on a hidden case (its inputs and expected values stay hidden)"
+    kind = f": {outcome.situation}" if outcome.situation else ""
+    return f"on a hidden case{kind} (its inputs and expected values stay hidden)"
 
 
 def _details(outcome: Outcome) -> list[str]:

@@ -38,6 +38,7 @@ class Outcome:
     case: str = ""
     public: bool = True
     shown: dict[str, Any] = field(default_factory=dict)
+    situation: str = ""
 
 
 @dataclass
@@ -101,7 +102,7 @@ def _error_outcomes(cases: Sequence[Case], got: Sequence[Observation]) -> list[O
             else:  # the exception's type only: its message is text from the kernel
                 shown = {"raised": str(error.get("type"))}
                 message = RAISED_HIDDEN if check_id == "raised" else message
-            return [Outcome(check_id, title, False, message, case.label, case.public, shown)]
+            return [Outcome(check_id, title, False, message, case.label, case.public, shown, case.situation)]
     return []
 
 
@@ -121,7 +122,8 @@ def _check_outcome(check: Check, cases: Sequence[Case], got: Sequence[Observatio
         if not check.compare(got[i], expected[i]):
             case = cases[i]
             shown = _shown(check, got[i], expected[i]) if case.public else {}
-            return Outcome(check.id, check.title, False, check.misconception, case.label, case.public, shown)
+            return Outcome(check.id, check.title, False, check.misconception, case.label, case.public, shown,
+                           case.situation)
     return Outcome(check.id, check.title, True)
 
 

@@ -15,11 +15,16 @@ Compare = Callable[[Observation, Observation], bool]
 
 @dataclass(frozen=True)
 class Case:
-    """One set of keyword inputs an exercise's probe is called with."""
+    """One set of keyword inputs an exercise's probe is called with.
+
+    A hidden case names its `situation` (for example "an input of another length", "a tie"): the
+    feedback on a failure says which kind of input broke the answer, never the input itself.
+    """
 
     label: str
     inputs: Mapping[str, Any]
     public: bool = True
+    situation: str = ""
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,7 @@ EXERCISE = Exercise(
     checks=(Check("halved", "doubles its input", "Multiply by two, not divide.", same("y"), shows=("y",)),
             Check("negative", "never returns a negative", "Doubling keeps the sign.", holds(lambda g: g["y"] >= 0))),
     cases=(Case("x=3", {"x": 3}),))
-HIDDEN = Case("hidden 1", {"x": 5}, public=False)
+HIDDEN = Case("hidden 1", {"x": 5}, public=False, situation="an odd input")
 
 
 @pytest.mark.parametrize("got,expected,match", [
@@ -81,6 +81,19 @@ def test_hidden_failures_never_show_values():
     text = result.to_json()["feedback"]
     assert "hidden case" in text and "10" not in text and "2.5" not in text
     assert result.outcomes[0].shown == {}
+
+
+def test_a_hidden_failure_says_what_kind_of_input_broke_it():
+    text = judge_exercise(EXERCISE, [HIDDEN], [{"y": 2.5}], [{"y": 10}]).to_json()["feedback"]
+    assert "on a hidden case: an odd input (its inputs and expected values stay hidden)" in text
+
+
+def test_every_hidden_case_names_its_situation():
+    from autograder import lessons
+
+    for assignment in lessons.assignments():
+        for exercise_id, cases in lessons.hidden_cases(assignment).items():
+            assert cases and all(c.situation.strip() for c in cases), (assignment, exercise_id)
 
 
 def test_an_exercise_that_raises_is_reported_once():

@@ -2,38 +2,38 @@
 
 CASES = {
     "threshold_judge": [
-        {"x": [-1.0, 0.0, 0.2, 0.2001, 3.0], "first": 0.2, "second": -0.5, "calls": 4},
-        {"x": [0.9, 0.1, 0.5, 0.5, 0.51], "first": 0.5, "second": 0.95},
+        ("a value just above the threshold, judged several times", {"x": [-1.0, 0.0, 0.2, 0.2001, 3.0], "first": 0.2, "second": -0.5, "calls": 4}),
+        ("ties with the threshold", {"x": [0.9, 0.1, 0.5, 0.5, 0.51], "first": 0.5, "second": 0.95}),
     ],
     "threshold_graph": [
-        {"x": [1.0, 2.0, 3.0, 4.0], "default": 2.5, "feeds": [0.0, 3.0, 10.0]},
-        {"x": [-0.3, 0.3], "default": 0.0, "feeds": [0.3]},
+        ("several feeds, including one above every input", {"x": [1.0, 2.0, 3.0, 4.0], "default": 2.5, "feeds": [0.0, 3.0, 10.0]}),
+        ("a single feed equal to an input", {"x": [-0.3, 0.3], "default": 0.0, "feeds": [0.3]}),
     ],
     "variable_judge": [
-        {"x": [1.0, 2.0, 3.0, 4.0], "first": 2.0, "seconds": [4.0, 0.0, 2.5]},
-        {"x": [0.0, 0.1], "first": -1.0, "seconds": [0.1]},
+        ("several new thresholds, one back at the first", {"x": [1.0, 2.0, 3.0, 4.0], "first": 2.0, "seconds": [4.0, 0.0, 2.5]}),
+        ("a negative first threshold", {"x": [0.0, 0.1], "first": -1.0, "seconds": [0.1]}),
     ],
     "retune": [
-        {"options": {"threshold": 0.1, "keep_prob": 0.8, "clip": 1.0}, "threshold": 0.9},
-        {"options": {"threshold": 2.0}, "threshold": -2.0},
+        ("a dict with more options than the public one", {"options": {"threshold": 0.1, "keep_prob": 0.8, "clip": 1.0}, "threshold": 0.9}),
+        ("a one-option dict and a negative threshold", {"options": {"threshold": 2.0}, "threshold": -2.0}),
     ],
     "set_hyperparameter": [
         # Names the public case never changes (bias in the graph, clip in Python), each changed twice.
-        {"x": [-1.0, 0.5, 1.0, 2.0], "options": {"scale": 1.0, "bias": 0.0, "mask": [1, 1, 1, 1],
+        ("options the public case never changes, each changed twice", {"x": [-1.0, 0.5, 1.0, 2.0], "options": {"scale": 1.0, "bias": 0.0, "mask": [1, 1, 1, 1],
                                                   "clip": 10.0, "threshold": 0.0},
          "used_in": {"scale": ["graph"], "bias": ["graph"], "mask": ["graph", "python"],
                      "clip": ["python"], "threshold": ["python"]},
-         "changes": [["bias", 0.75], ["clip", 1.5], ["bias", -0.5], ["clip", 0.6]]},
+         "changes": [["bias", 0.75], ["clip", 1.5], ["bias", -0.5], ["clip", 0.6]]}),
         # A change used in both layers first, then two graph changes in a row, then back to Python.
-        {"x": [0.1, 0.2, 0.3], "options": {"scale": 1.0, "bias": 0.0, "mask": [1, 1, 1], "clip": 10.0,
+        ("an option used in both the graph and Python, then repeated graph changes", {"x": [0.1, 0.2, 0.3], "options": {"scale": 1.0, "bias": 0.0, "mask": [1, 1, 1], "clip": 10.0,
                                             "threshold": 0.12},
          "used_in": {"scale": ["graph"], "bias": ["graph"], "mask": ["graph", "python"],
                      "clip": ["python"], "threshold": ["python"]},
          "changes": [["mask", [0, 1, 1]], ["scale", 3.0], ["scale", 0.5], ["threshold", 0.2],
-                     ["mask", [1, 1, 1]]]},
+                     ["mask", [1, 1, 1]]]}),
     ],
     "scale_all": [
-        {"x": [[1.0, -1.0], [0.5, 4.0]], "scales": [1.5, -2.0, 0.25, 10.0]},
-        {"x": [7.0], "scales": [3.0, 0.1]},
+        ("a matrix and a negative scale", {"x": [[1.0, -1.0], [0.5, 4.0]], "scales": [1.5, -2.0, 0.25, 10.0]}),
+        ("a one-element input", {"x": [7.0], "scales": [3.0, 0.1]}),
     ],
 }

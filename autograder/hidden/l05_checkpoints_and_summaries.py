@@ -2,28 +2,28 @@
 
 CASES = {
     "global_step": [
-        {"w0": [2.0, -1.0], "target": [0.0, 0.0], "learning_rate": 0.25, "runs": 6},
-        {"w0": [0.5], "target": [-3.0], "learning_rate": 0.01, "runs": 1},
+        ("several runs", {"w0": [2.0, -1.0], "target": [0.0, 0.0], "learning_rate": 0.25, "runs": 6}),
+        ("a single run", {"w0": [0.5], "target": [-3.0], "learning_rate": 0.01, "runs": 1}),
     ],
     "restore_or_initialize": [
-        {"size": 2, "seed": 1, "keep": 1, "save_at": [3, 5], "steps": 5},
-        {"size": 4, "seed": 23, "keep": 2, "save_at": [1, 2, 3, 10], "steps": 12},
+        ("keeping one checkpoint", {"size": 2, "seed": 1, "keep": 1, "save_at": [3, 5], "steps": 5}),
+        ("keeping two of many checkpoints", {"size": 4, "seed": 23, "keep": 2, "save_at": [1, 2, 3, 10], "steps": 12}),
     ],
     "train_resumable": [
-        {"seed": 8, "total_steps": 15, "save_every": 5, "max_to_keep": 1, "crash_after": 10},
-        {"seed": 0, "total_steps": 12, "save_every": 3, "max_to_keep": 3, "crash_after": 7},
+        ("one checkpoint kept, a crash at a save step", {"seed": 8, "total_steps": 15, "save_every": 5, "max_to_keep": 1, "crash_after": 10}),
+        ("a crash between save steps", {"seed": 0, "total_steps": 12, "save_every": 3, "max_to_keep": 3, "crash_after": 7}),
     ],
     "renaming_saver": [
-        {"old_scope": "teacher/dense", "new_scope": "student", "variables": [["w", [2, 2]], ["b", [2]], ["scale", []]],
-         "seed": 2},
-        {"old_scope": "net", "new_scope": "copy/net", "variables": [["bias", [4]], ["kernel", [4, 1]]], "seed": 40},
+        ("nested scopes and a scalar variable", {"old_scope": "teacher/dense", "new_scope": "student", "variables": [["w", [2, 2]], ["b", [2]], ["scale", []]],
+         "seed": 2}),
+        ("a target scope deeper than the source", {"old_scope": "net", "new_scope": "copy/net", "variables": [["bias", [4]], ["kernel", [4, 1]]], "seed": 40}),
     ],
     "best_keeper": [
-        {"val_losses": [1.0, 1.2, 0.7, 0.75, 0.72, 0.3, 0.31], "save_every": 3},
-        {"val_losses": [0.5, 0.4, 0.45, 0.42, 0.41], "save_every": 1},
+        ("the best value between periodic saves", {"val_losses": [1.0, 1.2, 0.7, 0.75, 0.72, 0.3, 0.31], "save_every": 3}),
+        ("saving every step", {"val_losses": [0.5, 0.4, 0.45, 0.42, 0.41], "save_every": 1}),
     ],
     "log_training": [
-        {"seed": 9, "steps": 3, "learning_rate": 0.05},
-        {"seed": 1, "steps": 9, "learning_rate": 0.2},
+        ("a short run", {"seed": 9, "steps": 3, "learning_rate": 0.05}),
+        ("a longer run", {"seed": 1, "steps": 9, "learning_rate": 0.2}),
     ],
 }

@@ -2,23 +2,23 @@
 
 CASES = {
     "twin_noise": [
-        {"seed": 0, "shape": [2, 2]},
-        {"seed": 123456, "shape": [1]},
+        ("seed 0", {"seed": 0, "shape": [2, 2]}),
+        ("a large seed and a one-element shape", {"seed": 123456, "shape": [1]}),
     ],
     "noise_source": [
-        {"seed": 0, "shape": [3], "draws": 4},
-        {"seed": 99, "shape": [2, 2], "draws": 2},
+        ("seed 0 and several draws", {"seed": 0, "shape": [3], "draws": 4}),
+        ("a matrix shape", {"seed": 99, "shape": [2, 2], "draws": 2}),
     ],
     "shuffled_epochs": [
-        {"data": [5, 4, 3, 2, 1], "seed": 0, "reshuffle": True, "epochs": 2},
-        {"data": [1, 1, 2, 3, 5, 8, 13], "seed": 11, "reshuffle": False, "epochs": 3},
+        ("reshuffling each epoch", {"data": [5, 4, 3, 2, 1], "seed": 0, "reshuffle": True, "epochs": 2}),
+        ("one fixed order for every epoch, with repeated values", {"data": [1, 1, 2, 3, 5, 8, 13], "seed": 11, "reshuffle": False, "epochs": 3}),
     ],
     "batch_reader": [
-        {"features": [[float(3 * i + j) for j in range(3)] for i in range(7)], "batch_size": 2, "calls": 4},
-        {"features": [[-1.0], [0.5], [2.0], [3.5], [5.0], [6.5]], "batch_size": 5, "calls": 2},
+        ("a last batch that is short", {"features": [[float(3 * i + j) for j in range(3)] for i in range(7)], "batch_size": 2, "calls": 4}),
+        ("a batch larger than half the data", {"features": [[-1.0], [0.5], [2.0], [3.5], [5.0], [6.5]], "batch_size": 5, "calls": 2}),
     ],
     "step_noise": [
-        {"seed": 7, "steps": [5, 1000, 3], "shape": [2, 2]},
-        {"seed": 0, "steps": [0, 1], "shape": [4]},
+        ("steps out of order and far apart", {"seed": 7, "steps": [5, 1000, 3], "shape": [2, 2]}),
+        ("step 0", {"seed": 0, "steps": [0, 1], "shape": [4]}),
     ],
 }

@@ -24,10 +24,15 @@ def load(assignment: str) -> Lesson:
 
 
 def hidden_cases(assignment: str) -> dict[str, list[Case]]:
-    """The hidden cases of each exercise, labelled `hidden 1`, `hidden 2`, ... (instructor only)."""
+    """The hidden cases of each exercise, labelled `hidden 1`, `hidden 2`, ... (instructor only).
+
+    `CASES` maps an exercise id to `(situation, inputs)` pairs: the situation is what the feedback
+    may say about a failing hidden case.
+    """
     module = importlib.import_module(f"autograder.hidden.l{assignment}")
-    return {ex_id: [Case(f"hidden {i}", inputs, public=False) for i, inputs in enumerate(inputs_list, 1)]
-            for ex_id, inputs_list in module.CASES.items()}
+    return {ex_id: [Case(f"hidden {i}", inputs, public=False, situation=situation)
+                    for i, (situation, inputs) in enumerate(pairs, 1)]
+            for ex_id, pairs in module.CASES.items()}
 
 
 def all_cases(lesson: Lesson, hidden: bool = True) -> dict[str, list[Case]]:
