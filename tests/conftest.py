@@ -11,10 +11,15 @@ from autograder import COURSE_ROOT, lessons
 from autograder.kernel import Limits
 from autograder.reference import solution_path
 from autograder.sandbox import bwrap_works
+from tests.alternatives import groups_of
 from tests.mutants import mutants_of
+from tests.swaps import swap_cells
 
 ASSIGNMENTS = lessons.assignments()
 MUTANTS = [(a, m) for a in ASSIGNMENTS for m in mutants_of(a)]
+# (assignment, the student whose notebook holds it, alternative)
+ALTERNATIVES = [(a, f"alternatives-{k}", alt) for a in ASSIGNMENTS
+                for k, group in enumerate(groups_of(a), 1) for alt in group]
 
 # Grading refuses to run without a sandbox unless told. Where bubblewrap cannot build one, the tests
 # choose the fallback deliberately (and the tests that need the sandbox itself skip, saying why).
@@ -38,7 +43,8 @@ def _lay_out(root: Path, student: str, assignment: str, nb: nbformat.NotebookNod
 
 @pytest.fixture(scope="session")
 def graded(tmp_path_factory) -> dict[tuple[str, str], dict]:
-    """Result records keyed by (student, assignment): students `solution`, `release`, `mutant-<name>`."""
+    """Result records keyed by (student, assignment): students `solution`, `release`, `mutant-<name>`
+    and `alternatives-<k>` (the k-th group of a lesson's alternatives)."""
     from autograder.batch import grade_all
     from autograder.submissions import discover
 
@@ -49,6 +55,8 @@ def graded(tmp_path_factory) -> dict[tuple[str, str], dict]:
         _lay_out(root, "release", assignment, nbformat.read(release_path(assignment), as_version=4))
         for mutant in mutants_of(assignment):
             _lay_out(root, f"mutant-{mutant.name}", assignment, mutant.apply(solution))
+        for k, group in enumerate(groups_of(assignment), 1):
+            _lay_out(root, f"alternatives-{k}", assignment, swap_cells(solution, group))
     out = root.parent / "results"
     records = grade_all(discover([root]), out, jobs=2, limits=LIMITS)
     return {(r["student"], r["assignment"]): r for r in records}

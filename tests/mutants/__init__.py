@@ -6,13 +6,12 @@ feedback names `misconception`, the id of the check that should catch it.
 """
 from __future__ import annotations
 
-import copy
-import importlib
-import pkgutil
-import textwrap
+import sys
 from dataclasses import dataclass
 
 import nbformat
+
+from tests.swaps import swap_cells, swaps_of
 
 
 @dataclass(frozen=True)
@@ -25,16 +24,9 @@ class Mutant:
 
     def apply(self, solution: nbformat.NotebookNode) -> nbformat.NotebookNode:
         """A copy of the solution notebook with this mutant's cell source swapped in."""
-        nb = copy.deepcopy(solution)
-        cells = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == self.cell]
-        assert len(cells) == 1, f"{self.name}: no unique cell with grade_id {self.cell!r}"
-        cells[0].source = textwrap.dedent(self.source).strip("\n")
-        return nb
+        return swap_cells(solution, [self])
 
 
 def mutants_of(assignment: str) -> list[Mutant]:
     """The mutants in `tests/mutants/l<assignment>.py` (its `MUTANTS` list); none if there is no file."""
-    names = {m.name for m in pkgutil.iter_modules(__path__)}
-    if f"l{assignment}" not in names:
-        return []
-    return importlib.import_module(f"{__name__}.l{assignment}").MUTANTS
+    return swaps_of(sys.modules[__name__], assignment, "MUTANTS")
