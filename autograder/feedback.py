@@ -7,6 +7,7 @@ from typing import Any, Sequence
 from .judge import ExerciseResult, Outcome
 
 MAX_VALUE_CHARS = 160
+NOT_JUDGED = "judged once the failure above is fixed"
 
 
 def format_value(value: Any) -> str:
@@ -40,6 +41,9 @@ def _outcome_lines(outcomes: Sequence[Outcome], indent: str = "  ") -> list[str]
         if o.passed:
             lines.append(f"{indent}PASS  {o.title}")
             continue
+        if not o.judged:
+            lines.append(f"{indent}....  {o.title}: {NOT_JUDGED}")
+            continue
         where = _where(o)
         lines.append(f"{indent}FAIL  {o.title} [{o.id}]" + (f", {where}" if where else ""))
         lines.append(f"{indent}      {o.message}")
@@ -55,9 +59,11 @@ def exercise_text(result: ExerciseResult) -> str:
 def _outcome_items(outcomes: Sequence[Outcome]) -> str:
     rows = []
     for o in outcomes:
-        mark = "&#10004;" if o.passed else "&#10008;"
+        mark = "&#10004;" if o.passed else "&#10008;" if o.judged else "&#8230;"
         body = f"<b>{html.escape(o.title)}</b>"
-        if not o.passed:
+        if not o.judged:
+            body += f" <span style='color:#57606a'>{html.escape(NOT_JUDGED)}</span>"
+        elif not o.passed:
             where = _where(o)
             body += f" <code>[{html.escape(o.id)}]</code>" + (f" {html.escape(where)}" if where else "")
             body += f"<div>{html.escape(o.message)}</div>"

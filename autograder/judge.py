@@ -29,7 +29,11 @@ RAISED_HIDDEN = ("Calling your code raised an exception on a hidden case, though
 
 @dataclass
 class Outcome:
-    """The verdict of one check over all cases; a failure records the first case that broke it."""
+    """The verdict of one check over all cases; a failure records the first case that broke it.
+
+    A check after a failed one is not judged (`judged` false): what it would find is most often a
+    knock-on of the same mistake, and one mistake should name one misconception.
+    """
 
     id: str
     title: str
@@ -39,6 +43,7 @@ class Outcome:
     public: bool = True
     shown: dict[str, Any] = field(default_factory=dict)
     situation: str = ""
+    judged: bool = True
 
 
 @dataclass
@@ -59,7 +64,7 @@ class ExerciseResult:
 
     @property
     def failed_checks(self) -> list[str]:
-        return [o.id for o in self.outcomes if not o.passed]
+        return [o.id for o in self.outcomes if o.judged and not o.passed]
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> "ExerciseResult":
@@ -83,12 +88,23 @@ def failed_exercise(exercise: Exercise, check_id: str, title: str, message: str)
 
 def judge_exercise(exercise: Exercise, cases: Sequence[Case], got: Sequence[Observation],
                    expected: Sequence[Observation]) -> ExerciseResult:
-    """Compare the student's observations with the reference's, case by case, check by check."""
+    """Compare the student's observations with the reference's, case by case, check by check.
+
+    Checks run in the exercise's order, most specific misconception first; the first that fails is
+    the verdict, and the checks after it are listed as not judged.
+    """
     got = list(got) + [{"error": {"type": "Missing", "message": "no observation"}}] * (len(cases) - len(got))
     outcomes = _error_outcomes(cases, got)
     answered = [i for i, obs in enumerate(got[:len(cases)]) if "error" not in obs]
-    if answered:  # with no answer at all, the error outcome says everything there is to say
-        outcomes += [_check_outcome(check, cases, got, expected, answered) for check in exercise.checks]
+    if not answered:  # with no answer at all, the error outcome says everything there is to say
+        return ExerciseResult(exercise.id, exercise.points, outcomes)
+    failed = any(not o.passed for o in outcomes)
+    for check in exercise.checks:
+        if failed:
+            outcomes.append(Outcome(check.id, check.title, False, judged=False))
+            continue
+        outcomes.append(_check_outcome(check, cases, got, expected, answered))
+        failed = not outcomes[-1].passed
     return ExerciseResult(exercise.id, exercise.points, outcomes)
 
 

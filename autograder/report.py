@@ -72,7 +72,7 @@ def class_stats(records: Iterable[dict[str, Any]]) -> dict[str, AssignmentStats]
             if r["status"] != "graded":
                 continue
             for o in ex.get("outcomes", []):
-                if not o["passed"]:
+                if o.get("judged", True) and not o["passed"]:
                     m = e.misconceptions.setdefault(o["id"], Misconception(ex["id"], o["id"], o["title"], o["message"]))
                     m.students += 1
     return dict(sorted(stats.items()))

@@ -218,3 +218,14 @@ def test_feedback_speaks_python_not_json():
     from autograder.feedback import format_value
 
     assert format_value({"unfed": None, "ok": True, "xs": [1.5]}) == "{'unfed': None, 'ok': True, 'xs': [1.5]}"
+
+
+def test_only_the_first_failing_check_is_named_the_rest_wait():
+    both = Exercise("double", "double", 2, probe=None, cases=(Case("public", {"x": 3}),), checks=(
+        Check("type", "returns a number", "Return a number.", lambda g, e: isinstance(g["y"], (int, float))),
+        Check("halved", "doubles", "Multiply by two.", lambda g, e: g["y"] == e["y"])))
+    result = judge_exercise(both, list(both.cases), [{"y": "6"}], [{"y": 6}])
+    assert result.failed_checks == ["type"] and result.points == 0
+    text = result.to_json()["feedback"]
+    assert "[type]" in text and "[halved]" not in text and "doubles: judged once the failure above is fixed" in text
+    assert ExerciseResult.from_json(json.loads(json.dumps(result.to_json()))).failed_checks == ["type"]
