@@ -26,3 +26,71 @@ class FinalizedGraphGuard:
             self.tripped = True
             return True
         return False
+
+
+class CallCounter:
+    """`with CallCounter(owner, "name") as calls:` counts the calls of `owner.name` made inside the
+    block (`calls.count`), then puts the original back. Probes use it to see state made per call:
+    `CallCounter(tf_session.BaseSession, "__init__")` counts sessions, `CallCounter(tf, "function")`
+    counts `tf.function` objects made while the block runs, `CallCounter(tf1.train.Saver, "__init__")`
+    counts Savers."""
+
+    def __init__(self, owner: Any, name: str) -> None:
+        self.owner, self.name, self.count = owner, name, 0
+        self._original = owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
+
+    def __enter__(self) -> "CallCounter":
+        original = self._original
+
+        def counted(*args, **kwargs):
+            self.count += 1
+            return original(*args, **kwargs)
+
+        setattr(self.owner, self.name, counted)
+        return self
+
+    def __exit__(self, *exc_info) -> bool:
+        setattr(self.owner, self.name, self._original)
+        return False
+
+
+def sessions_made() -> CallCounter:
+    """A CallCounter of TF1 sessions (Session, InteractiveSession, MonitoredSession's inner one)."""
+    from tensorflow.python.client import session
+
+    return CallCounter(session.BaseSession, "__init__")
+
+
+def dtype_name(value: Any) -> str:
+    """The dtype of a tensor, variable, array or NumPy scalar as a short name (`float32`, `int64`);
+    for a plain Python value, its type's name (`float`, `int`, `list`)."""
+    dtype = getattr(value, "dtype", None)
+    if dtype is not None:
+        return str(getattr(dtype, "name", dtype))
+    return type(value).__name__
+
+
+class FreshDirectory:
+    """`with FreshDirectory() as where:` runs the block in a new empty working directory, then lists
+    the files the block left there (`where.left`, relative paths, sorted), goes back to the
+    directory it came from and deletes the new one. `where.path` is the directory."""
+
+    def __enter__(self) -> "FreshDirectory":
+        import os
+        import tempfile
+
+        self._previous = os.getcwd()
+        self.path = tempfile.mkdtemp(prefix="probe-")
+        self.left: list[str] = []
+        os.chdir(self.path)
+        return self
+
+    def __exit__(self, *exc_info) -> bool:
+        import os
+        import shutil
+
+        self.left = sorted(os.path.relpath(os.path.join(root, name), self.path)
+                           for root, _, names in os.walk(self.path) for name in names)
+        os.chdir(self._previous)
+        shutil.rmtree(self.path, ignore_errors=True)
+        return False

@@ -1,0 +1,47 @@
+"""The probes' helpers, run in this process: counting calls, dtypes, files left behind."""
+import os
+
+import numpy as np
+
+from autograder.probing import CallCounter, FreshDirectory, dtype_name, sessions_made
+
+
+def test_call_counter_counts_inside_the_block_and_restores():
+    class Box:
+        def make(self):
+            return "made"
+
+    original = Box.__dict__["make"]
+    with CallCounter(Box, "make") as calls:
+        assert Box().make() == "made" and Box().make() == "made"
+    Box().make()
+    assert calls.count == 2 and Box.__dict__["make"] is original
+
+
+def test_sessions_made_counts_each_session():
+    import tensorflow as tf
+
+    with tf.Graph().as_default():
+        with sessions_made() as made:
+            tf.compat.v1.Session().close()
+            tf.compat.v1.Session().close()
+    assert made.count == 2
+
+
+def test_dtype_names():
+    import tensorflow as tf
+
+    assert dtype_name(np.zeros(2, np.float64)) == "float64"
+    assert dtype_name(np.int64(3)) == "int64"
+    assert dtype_name(tf.constant(1, tf.int32)) == "int32"
+    assert dtype_name(1.5) == "float" and dtype_name([1]) == "list"
+
+
+def test_fresh_directory_lists_what_was_left_and_cleans_up():
+    before = os.getcwd()
+    with FreshDirectory() as where:
+        os.makedirs("ckpt")
+        open("ckpt/model.index", "w").close()
+        open("notes.txt", "w").close()
+    assert where.left == ["ckpt/model.index", "notes.txt"]
+    assert os.getcwd() == before and not os.path.exists(where.path)
