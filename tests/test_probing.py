@@ -45,3 +45,20 @@ def test_fresh_directory_lists_what_was_left_and_cleans_up():
         open("notes.txt", "w").close()
     assert where.left == ["ckpt/model.index", "notes.txt"]
     assert os.getcwd() == before and not os.path.exists(where.path)
+
+
+def test_sessions_opened_keeps_the_sessions_and_session_runs_counts_runs():
+    import tensorflow as tf
+
+    from autograder.probing import session_runs, sessions_opened
+
+    with tf.Graph().as_default():
+        one = tf.constant(1.0)
+        with sessions_opened() as made, session_runs() as runs:
+            sess = tf.compat.v1.Session()
+            sess.run(one)
+            with sess.as_default():
+                one.eval()
+    assert made.count == 1 and made.instances == [sess]
+    assert runs.count == 2
+    sess.close()
