@@ -1,9 +1,9 @@
-"""Lean notebooks: only the cells one exercise needs, so a mutant is graded in about a second.
+"""Lean notebooks: only the cells some exercises need, so a mutant is graded in about a second.
 
-A lean notebook keeps the setup cell, the exercise's solution cell (mutated or not) and the earlier
-code cells that define a name it uses, transitively, found by reading each cell's syntax tree.
-Demos, plots, timings and the other exercises are left out (the other exercises then score 0 for a
-missing definition, which `make mutants` ignores). Each exercise's lean, unmutated notebook is
+A lean notebook keeps the setup cell, the chosen solution cells (mutated or not) and the earlier
+code cells that define a name they use, transitively, found by reading each cell's syntax tree.
+Demos, plots and timings are left out. `make mutants` keeps one exercise (the others then score 0
+for a missing definition, which it ignores); the test suite keeps every exercise. Each exercise's lean, unmutated notebook is
 graded alongside its mutants as a baseline: only where that baseline keeps full marks does a
 mutant's lost point mean the tests caught it.
 """
@@ -59,17 +59,20 @@ def used_names(source: str) -> set[str]:
     return names
 
 
-def lean_notebook(nb: nbformat.NotebookNode, keep_grade_id: str) -> nbformat.NotebookNode:
-    """`nb` cut down to its setup cell, the cell `keep_grade_id` and the earlier code cells it needs."""
+def lean_notebook(nb: nbformat.NotebookNode, *keep_grade_ids: str) -> nbformat.NotebookNode:
+    """`nb` cut down to its setup cell, the cells `keep_grade_ids` (all solution cells when none are
+    named) and the earlier code cells they need."""
     cells = nb.cells
     grade_id = lambda c: c.metadata.get("nbgrader", {}).get("grade_id")  # noqa: E731
-    target = next(i for i, c in enumerate(cells) if grade_id(c) == keep_grade_id)
-    needed, kept = used_names(cells[target].source), {target}
-    for i in range(target - 1, -1, -1):
+    wanted = set(keep_grade_ids) or {grade_id(c) for c in cells if c.metadata.get("nbgrader", {}).get("solution")}
+    kept, needed = set(), set()
+    for i in range(len(cells) - 1, -1, -1):
         cell = cells[i]
-        if cell.cell_type != "code" or grade_id(cell) is not None and grade_id(cell) != SETUP:
-            continue
-        if grade_id(cell) == SETUP or defined_names(cell.source) & needed:
+        if grade_id(cell) in wanted:
+            kept.add(i)
+            needed |= used_names(cell.source)
+        elif cell.cell_type == "code" and grade_id(cell) in (None, SETUP) and (
+                grade_id(cell) == SETUP or defined_names(cell.source) & needed):
             kept.add(i)
             needed |= used_names(cell.source)
     lean = copy.deepcopy(nb)
