@@ -130,3 +130,25 @@ def session_runs() -> CallCounter:
     from tensorflow.python.client import session
 
     return CallCounter(session.BaseSession, "run")
+
+
+def graph_variables(graph: Any) -> list:
+    """The variables of `graph` (global and local collections), each once, in creation order."""
+    import tensorflow as tf
+
+    keys = tf.compat.v1.GraphKeys
+    return list(dict.fromkeys(graph.get_collection(keys.GLOBAL_VARIABLES) + graph.get_collection(keys.LOCAL_VARIABLES)))
+
+
+def after_reset(sessions: list, variables: list, then: Any) -> Any:
+    """Set an exercise's one variable back to its initial value, by running its initializer in the one
+    session the exercise opened, and return `then()`: state kept in the variable starts over, state
+    kept in Python does not. None when there is not exactly one session and one variable; the error's
+    type name when resetting or `then` raises (a closed session, say)."""
+    if len(sessions) != 1 or len(variables) != 1:
+        return None
+    try:
+        sessions[0].run(variables[0].initializer)
+        return then()
+    except Exception as exc:  # noqa: BLE001 - an error is an observation too
+        return type(exc).__name__

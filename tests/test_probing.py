@@ -62,3 +62,22 @@ def test_sessions_opened_keeps_the_sessions_and_session_runs_counts_runs():
     assert made.count == 1 and made.instances == [sess]
     assert runs.count == 2
     sess.close()
+
+
+def test_after_reset_runs_the_initializer_in_the_one_session():
+    import tensorflow as tf
+
+    from autograder.probing import after_reset, graph_variables
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default() as graph:
+        total = tf1.Variable(0.0, name="total")
+        bump = total.assign_add(2.0)
+        sess = tf1.Session()
+        sess.run(total.initializer)
+        sess.run(bump)
+        assert graph_variables(graph) == [total]
+        assert after_reset([sess], [total], lambda: float(sess.run(bump))) == 2.0
+        assert after_reset([sess, sess], [total], lambda: 0) is None
+        sess.close()
+        assert after_reset([sess], [total], lambda: 0) == "RuntimeError"

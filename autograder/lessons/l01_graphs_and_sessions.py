@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..compare import holds, same, values_match
-from ..probing import (close_session, FinalizedGraphGuard, session_runs, sessions_made,
-                       sessions_opened)
+from ..probing import (after_reset, close_session, FinalizedGraphGuard, graph_variables, session_runs,
+                       sessions_made, sessions_opened)
 from ..spec import Case, Check, Exercise, Lesson
 
 
@@ -167,29 +167,22 @@ def probe_running_total(cls, values):
     """
     import tensorflow as tf
 
-    tf1 = tf.compat.v1
     with tf.Graph().as_default() as graph:
         with sessions_opened() as opened:
             total = cls()
-        variables = list(dict.fromkeys(graph.get_collection(tf1.GraphKeys.GLOBAL_VARIABLES)
-                                       + graph.get_collection(tf1.GraphKeys.LOCAL_VARIABLES)))
+        variables = graph_variables(graph)
         graph.finalize()
         totals, guard = [], FinalizedGraphGuard()
         with guard, sessions_made() as per_add:
             for value in values:
                 totals.append(float(np.asarray(total.add(value))))
-        after_reset = None
-        if not guard.tripped and len(variables) == 1 and len(opened.instances) == 1:
-            try:
-                opened.instances[0].run(variables[0].initializer)
-                after_reset = [float(np.asarray(total.add(value))) for value in values[:2]]
-            except Exception as exc:  # noqa: BLE001 - a closed session is an answer too
-                after_reset = type(exc).__name__
+        reset = None if guard.tripped else after_reset(
+            opened.instances, variables, lambda: [float(np.asarray(total.add(value))) for value in values[:2]])
         close_session(total)
         for session in opened.instances:
             session.close()
     return {"totals": totals, "modified_finalized_graph": guard.tripped, "sessions_per_add": per_add.count,
-            "variables": [v.dtype.base_dtype.name for v in variables], "after_reset": after_reset}
+            "variables": [v.dtype.base_dtype.name for v in variables], "after_reset": reset}
 
 
 def _op_name(name: str) -> str:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..compare import holds, same
-from ..probing import (CallCounter, close_session, dtype_name, FinalizedGraphGuard, session_runs,
-                       sessions_made, sessions_opened)
+from ..probing import (after_reset, CallCounter, close_session, dtype_name, FinalizedGraphGuard,
+                       graph_variables, session_runs, sessions_made, sessions_opened)
 from ..spec import Case, Check, Exercise, Lesson
 
 X = [0.05, 0.25, 0.45, 0.65, 0.85]
@@ -82,8 +82,7 @@ def probe_variable_judge(cls, x, first, seconds):
         with sessions_opened() as opened:
             judge = cls(first)
         trainable = [v.op.name for v in tf1.trainable_variables()]
-        variables = list(dict.fromkeys(graph.get_collection(tf1.GraphKeys.GLOBAL_VARIABLES)
-                                       + graph.get_collection(tf1.GraphKeys.LOCAL_VARIABLES)))
+        variables = graph_variables(graph)
         graph.finalize()
         answers, guard = [], FinalizedGraphGuard()
         with guard, sessions_made() as sessions:
@@ -91,19 +90,14 @@ def probe_variable_judge(cls, x, first, seconds):
             for value in seconds:
                 judge.set_threshold(value)
                 answers.append(np.asarray(judge.judge(x)))
-        after_reset = None
-        if not guard.tripped and len(variables) == 1 and len(opened.instances) == 1:
-            try:
-                opened.instances[0].run(variables[0].initializer)
-                after_reset = np.asarray(judge.judge(x))
-            except Exception as exc:  # noqa: BLE001 - a closed session is an answer too
-                after_reset = type(exc).__name__
+        reset = None if guard.tripped else after_reset(opened.instances, variables,
+                                                       lambda: np.asarray(judge.judge(x)))
         close_session(judge)
         for session in opened.instances:
             session.close()
     return {"answers": answers, "modified_finalized_graph": guard.tripped, "trainable": trainable,
             "sessions": sessions.count, "variables": [v.dtype.base_dtype.name for v in variables],
-            "after_reset": after_reset}
+            "after_reset": reset}
 
 
 class _OptionsHolder:
