@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..compare import holds, same, values_match
-from ..probing import (after_reset, close_session, FinalizedGraphGuard, graph_variables, session_runs,
-                       sessions_made, sessions_opened)
+from ..probing import (after_reset, close_session, dtype_name, FinalizedGraphGuard, graph_variables,
+                       session_runs, sessions_made, sessions_opened)
 from ..spec import Case, Check, Exercise, Lesson
 
 
@@ -151,11 +151,12 @@ def probe_one_run(kept_and_dropped, x, keep, seed):
         with sessions_made() as sessions:
             kept, dropped = kept_and_dropped(x, keep, seed)
         random_ops = sorted(op.type for op in graph.get_operations() if "Random" in op.type)
+    dtypes = [dtype_name(kept), dtype_name(dropped)]
     kept, dropped = np.asarray(kept, np.float32), np.asarray(dropped, np.float32)
     consistent = (kept.shape == x.shape == dropped.shape and bool(np.allclose(kept + dropped, x))
                   and bool(np.all((kept == 0) | (dropped == 0))))
     return {"kept": kept, "dropped": dropped, "consistent": consistent, "random_ops": random_ops,
-            "sessions": sessions.count}
+            "sessions": sessions.count, "dtypes": dtypes}
 
 
 def probe_running_total(cls, values):
@@ -303,6 +304,10 @@ LESSON = Lesson(
                       "build the mask once and use that one tensor for both outputs. (Two ops with the "
                       "same op seed repeat the same numbers, which hides the bug until a seed changes.)",
                       holds(lambda got: len(got["random_ops"]) <= 1), shows=("random_ops",)),
+                Check("float64-arrays", "returns float32 arrays, like x",
+                      "kept and dropped are asked for as float32 arrays, the dtype of x; these have "
+                      "another dtype. Build x with tf.constant(x, tf.float32) and keep that dtype.",
+                      holds(lambda got: got["dtypes"] == ["float32", "float32"]), shows=("dtypes",)),
                 Check("wrong-mask", "keeps x exactly where uniform < keep",
                       "Keep x where tf.random.uniform(tf.shape(x), seed=seed) < keep and drop it "
                       "elsewhere; with that op and seed the mask is reproducible.",

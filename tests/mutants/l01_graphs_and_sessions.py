@@ -190,4 +190,14 @@ MUTANTS = [
             def add(self, value):
                 return float(self.sess.run(self.add_op, {self.value: value}))
         '''),
+    Mutant("split_float64", "one_run", "float64-arrays", "one_run_solution", '''
+        def kept_and_dropped(x, keep, seed):
+            """Split x with one random mask; return (kept, dropped) as NumPy arrays from one run."""
+            x = tf.constant(x, tf.float64)
+            mask = tf.random.uniform(tf.shape(x), seed=seed) < keep
+            kept = tf.where(mask, x, tf.zeros_like(x))
+            dropped = tf.where(mask, tf.zeros_like(x), x)
+            with tf1.Session() as sess:
+                return tuple(sess.run([kept, dropped]))
+        '''),
 ]
