@@ -200,20 +200,28 @@ def probe_set_hyperparameter(set_hyperparameter, x, options, used_in, changes, n
     model = api.model
     x = np.asarray(x, np.float32)
     seen = {"graph_answers": [], "python_answers": [], "both_answers": [], "graph_builds": [],
-            "model_holds_network": [], "options_shared": [], "model_kept": []}
+            "model_holds_network": [], "options_shared": [], "model_kept": [], "kinds": [], "model_resets": []}
     for name, value in changes:
-        graphs = tally["graphs"]
+        graphs, resets = tally["graphs"], tally["resets"]
         set_hyperparameter(api, name, value)
         kind = {frozenset({"graph"}): "graph", frozenset({"python"}): "python"}.get(
             frozenset(used_in[name]), "both")
         seen[f"{kind}_answers"].append(np.asarray(api.predict(x)))
         seen["graph_builds"].append(tally["graphs"] - graphs)
+        seen["model_resets"].append(tally["resets"] - resets)
+        seen["kinds"].append(kind)
         seen["model_holds_network"].append(api.model.network is api.network)
         seen["model_kept"].append(api.model is model)
         seen["options_shared"].append(api.network.options is api.options and api.model.options is api.options)
     for network in {id(api.network): api.network, id(api.model.network): api.model.network}.values():
         network.sess.close()
     return seen
+
+
+def _redone(got, kind, builds=False, resets=False) -> bool:
+    """Every change of `kind` rebuilt the graph (with `builds`) and reset the model (with `resets`)."""
+    return all((not builds or b >= 1) and (not resets or r >= 1)
+               for k, b, r in zip(got["kinds"], got["graph_builds"], got["model_resets"]) if k == kind)
 
 
 def _no_extra_builds(got, expected):
@@ -375,21 +383,28 @@ LESSON = Lesson(
                       "graph was built: changing the options changes nothing the session runs until "
                       "the graph is rebuilt (api.network.build()). Read where it is used from "
                       "api.used_in[name], not from its name.",
-                      same("graph_answers"), shows=("graph_answers",)),
+                      holds(lambda got: _redone(got, "graph", builds=True)), shows=("graph_builds",)),
                 Check("model-not-reset", "re-initialises the model for a hyperparameter used in Python",
                       "The model copied this hyperparameter when it was initialised, so rebuilding the "
                       "graph does not reach it: re-initialise the model (api.model.reset()). Read where "
                       "it is used from api.used_in[name], not from its name.",
-                      same("python_answers"), shows=("python_answers",)),
+                      holds(lambda got: _redone(got, "python", resets=True)), shows=("model_resets",)),
                 Check("one-layer-only", "rebuilds both layers for a hyperparameter used in both",
                       "This hyperparameter is used both inside the graph and in the Python model: "
                       "rebuild the graph and re-initialise the model; either alone leaves one stale copy.",
-                      same("both_answers"), shows=("both_answers",)),
+                      holds(lambda got: _redone(got, "both", builds=True, resets=True)),
+                      shows=("graph_builds", "model_resets")),
                 Check("needless-rebuild", "rebuilds the graph only when the graph uses the hyperparameter",
                       "The graph was rebuilt for a hyperparameter it does not use. Each rebuild makes a "
                       "new graph and session, which costs time on every tuning step: rebuild only the "
                       "layers that use the hyperparameter.",
                       _no_extra_builds, shows=("graph_builds",)),
+                Check("stale-answer", "answers like a freshly built Api after every change",
+                      "The right layers were redone, but the answer still differs from a freshly built "
+                      "Api's: put the new value into api.options BEFORE rebuilding or resetting, since "
+                      "both read the options when they run.",
+                      same("graph_answers", "python_answers", "both_answers"),
+                      shows=("graph_answers", "python_answers", "both_answers")),
             ),
             cases=(Case("threshold, then scale, then mask", {
                 "x": X, "options": {"scale": 1.0, "bias": 0.0, "mask": [1, 1, 1, 1, 1], "clip": 10.0,

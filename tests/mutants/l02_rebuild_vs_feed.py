@@ -358,4 +358,12 @@ MUTANTS = [
             x = tf.constant(x, tf.float64)
             return [scaled(x, tf.constant(s, tf.float64)).numpy() for s in scales], scaled
         '''),
+    Mutant("rule_rebuilds_before_setting", "set_hyperparameter", "stale-answer", "set_hyperparameter_solution", '''
+        def set_hyperparameter(api, name, value):
+            if "graph" in api.used_in[name]:
+                api.network.build()
+            if "python" in api.used_in[name]:
+                api.model.reset()
+            api.options[name] = value
+        '''),
 ]
