@@ -230,35 +230,111 @@ def probe_cosine_family(fn, learning_rate, decay_steps, alpha, t_mul, m_mul, num
 
 
 # ---------------------------------------------------------------- auto decay
-def probe_auto_decay(cls, initial_rate, factor, patience, zigzag, plateau):
-    """Build two AutoDecay objects, finalize the graph, feed each its scripted validation losses."""
+SCRIPTS = ("rise", "zigzag", "plateau", "ties")
+
+
+class _DefaultSessionUsed(Exception):
+    """Raised by the decoy default session: update() ran something without the session it was given."""
+
+
+def probe_auto_decay(cls, initial_rate, factor, patience, scripts):
+    """One AutoDecay per scripted run of validation losses, all in one graph, finalized after building.
+
+    Each script is fed through update() with an explicit session while a decoy session (which refuses
+    to run anything) is the default one; after each update the rate variable is read. Then a second
+    session re-initialises the variables and replays every script: an answer whose state lives in the
+    graph replays the same rates, one that keeps the best loss or the count in Python does not.
+    """
     import tensorflow as tf
 
+    from ..probing import dtype_name, sessions_made
+
     tf1 = tf.compat.v1
+
+    class Decoy(tf1.Session):
+        def run(self, *args, **kwargs):
+            raise _DefaultSessionUsed()
+
+    obs = {"initial_rate": float(initial_rate), "factor": float(factor), "modified_finalized_graph": False,
+           "used_default_session": False}
     with tf.Graph().as_default() as graph:
-        autos = {"zigzag": cls(initial_rate, factor, patience), "plateau": cls(initial_rate, factor, patience)}
+        with sessions_made() as made:
+            autos = {name: cls(initial_rate, factor, patience) for name in scripts}
         trainable = [v.op.name for v in tf1.trainable_variables()]
+        rate_vars = {name: auto.learning_rate for name, auto in autos.items()}
+        obs["trainable"] = trainable
+        obs["rate_is_variable"] = all(isinstance(v, tf.Variable) for v in rate_vars.values())
+        obs["rate_dtype"] = sorted({dtype_name(v) for v in rate_vars.values()})
         init = tf1.global_variables_initializer()
         graph.finalize()
         ops_before = len(graph.get_operations())
-        obs = {"trainable": trainable, "modified_finalized_graph": False}
-        with tf1.Session() as sess:
-            sess.run(init)
-            for name, losses in (("zigzag", zigzag), ("plateau", plateau)):
-                rates, guard = [], FinalizedGraphGuard()
-                with guard:
-                    for loss in losses:
-                        rates.append(float(f"{float(autos[name].update(sess, loss)):.7g}"))
-                obs["modified_finalized_graph"] |= guard.tripped
-                obs["rates_" + name] = rates
-                obs["variable_" + name] = float(f"{float(sess.run(autos[name].learning_rate)):.7g}")
+        sessions = [tf1.Session(graph=graph), tf1.Session(graph=graph)]
+        decoy = Decoy(graph=graph)
+        try:
+            for run, sess in zip(("", "replay_"), sessions):
+                sess.run(init)
+                for name, losses in scripts.items():
+                    rates, variable, kinds, guard = [], [], set(), FinalizedGraphGuard()
+                    with guard, decoy.as_default(), made:
+                        try:
+                            for loss in losses:
+                                rate = autos[name].update(sess, loss)
+                                kinds.add("float" if isinstance(rate, float) else dtype_name(rate))
+                                rates.append(float(f"{float(rate):.7g}"))
+                                variable.append(float(f"{float(sess.run(rate_vars[name])):.7g}"))
+                        except _DefaultSessionUsed:
+                            obs["used_default_session"] = True
+                    obs["modified_finalized_graph"] |= guard.tripped
+                    obs[run + "rates_" + name] = rates
+                    if not run:
+                        obs["variable_" + name] = variable
+                        obs.setdefault("returned_types", set()).update(kinds)
+        finally:
+            for sess in sessions + [decoy]:
+                sess.close()
+        obs["returned_types"] = sorted(obs.get("returned_types", ()))
+        obs["sessions_made"] = made.count
         obs["op_growth"] = len(graph.get_operations()) - ops_before
     return obs
 
 
+def _cuts(rates, initial_rate):
+    """The evaluations (0-based) after which the rate is lower than before."""
+    previous = [initial_rate] + list(rates[:-1])
+    return [i for i, (old, new) in enumerate(zip(previous, rates)) if new < old * (1 - 1e-6)]
+
+
+def _same_cuts(name):
+    """The rate is cut after the same evaluations of script `name` as the reference cuts it."""
+    @_safe
+    def compare(got, expected):
+        return (len(got["rates_" + name]) == len(expected["rates_" + name])
+                and _cuts(got["rates_" + name], got["initial_rate"])
+                == _cuts(expected["rates_" + name], expected["initial_rate"]))
+    return compare
+
+
+@_safe
+def _cuts_by_factor(got, expected):
+    """Every cut multiplies the rate by `factor`, in every script (whenever the cuts happen)."""
+    for name in SCRIPTS:
+        rates = got["rates_" + name]
+        previous = [got["initial_rate"]] + rates[:-1]
+        for i in _cuts(rates, got["initial_rate"]):
+            if abs(rates[i] - previous[i] * got["factor"]) > 1e-5 * abs(previous[i] * got["factor"]) + 1e-9:
+                return False
+    return True
+
+
 def _rate_in_variable(got):
-    return all(got["rates_" + n] and abs(got["variable_" + n] - got["rates_" + n][-1]) <= 1e-6 * max(
-        1.0, abs(got["rates_" + n][-1])) for n in ("zigzag", "plateau"))
+    """After every update the learning_rate variable holds the rate update() returned."""
+    return all(len(got["variable_" + n]) == len(got["rates_" + n]) and values_match(
+        got["variable_" + n], got["rates_" + n], 1e-6, 1e-9) for n in SCRIPTS)
+
+
+def _replays(got):
+    """A fresh session, re-initialised, replays every script with the same rates."""
+    return all(values_match(got["replay_rates_" + n], got["rates_" + n], 1e-6, 1e-9) for n in SCRIPTS)
 
 
 STEPS_EXP = [0, 1, 5, 9, 10, 11, 19, 20, 25, 40, 63, 100]
@@ -373,28 +449,76 @@ LESSON = Lesson(
                       "the whole rule once in __init__, fed by a placeholder, and only run it in update().",
                       holds(lambda got: not got["modified_finalized_graph"] and got["op_growth"] == 0),
                       shows=("modified_finalized_graph",)),
-                Check("best-not-last", "an evaluation improves only when it beats the best loss so far",
-                      "Compare each validation loss with the best one seen so far, not with the last one: "
-                      "a loss that dips below the previous evaluation but not below the best is still no "
-                      "progress, and must count against patience.",
-                      same("rates_zigzag"), shows=("rates_zigzag",)),
-                Check("patience-reset", "after a cut the patience counter starts again from zero",
-                      "After lowering the rate, reset the counter of bad evaluations to zero: the new rate "
-                      "gets `patience` evaluations of its own before the next cut.",
-                      same("rates_plateau"), shows=("rates_plateau",)),
-                Check("rate-not-in-graph", "the rate lives in the learning_rate variable",
-                      "The rate an optimizer reads is the `learning_rate` variable: after update() it must "
-                      "hold the rate update() returned. Keep the rule in the graph, not in Python.",
-                      holds(_rate_in_variable), shows=("rates_plateau", "variable_plateau")),
+                Check("own-session", "opens no session of its own",
+                      "AutoDecay opened a tf.Session (in __init__ or in update()). The caller owns the "
+                      "session: __init__ only builds ops, and update() runs them in the `sess` it is given. "
+                      "A session of your own holds its own copy of the variables, not the caller's.",
+                      holds(lambda got: got["sessions_made"] == 0), shows=("sessions_made",)),
+                Check("default-session", "update() runs in the session it is given",
+                      "update() ran something in the default session (`.eval()`, `.run()` or "
+                      "`tf1.get_default_session()`) instead of the `sess` argument. The caller's session "
+                      "need not be the default one: run everything with `sess.run(...)`.",
+                      holds(lambda got: not got["used_default_session"]), shows=("used_default_session",)),
+                Check("rate-float32-variable", "learning_rate is a float32 tf.Variable",
+                      "`self.learning_rate` must be the float32 tf.Variable holding the rate (optimizers "
+                      "read float32 rates; a float64 one is cast in every step, or refused). Create it with "
+                      "dtype=tf.float32 (a NumPy float64 initial value makes a float64 variable).",
+                      holds(lambda got: got["rate_is_variable"] and got["rate_dtype"] == ["float32"]),
+                      shows=("rate_is_variable", "rate_dtype")),
                 Check("trainable-hyperparameter", "creates no trainable variables",
                       "The rate, the best loss and the counter are bookkeeping, not weights: create them "
                       "with trainable=False so no optimizer ever moves them.",
                       holds(lambda got: got["trainable"] == []), shows=("trainable",)),
+                Check("returns-python-float", "update() returns a Python float",
+                      "update() must return the rate as a Python float: `float(...)` of what sess.run "
+                      "gives (a NumPy float32 or an array is not one).",
+                      holds(lambda got: got["returned_types"] == ["float"]), shows=("returned_types",)),
+                Check("rate-not-in-graph", "after each update() the learning_rate variable holds the rate it returned",
+                      "The rate an optimizer reads is the `learning_rate` variable: after every update() it "
+                      "must hold the rate update() returned, i.e. the rate now in force. Assign the new rate "
+                      "to the variable in the graph, and return that new rate (not the value before the "
+                      "assign: two fetches of one run have no fixed order).",
+                      holds(_rate_in_variable), shows=("rates_plateau", "variable_plateau")),
+                Check("state-in-python", "the best loss and the count live in variables",
+                      "A fresh session that runs the initializer must start the rule afresh: replaying the "
+                      "same losses there gave other rates, so some state (the best loss, the count) lives in "
+                      "Python attributes, not in graph variables. Keep all of it in non-trainable variables "
+                      "that update() assigns.",
+                      holds(_replays), shows=("rates_zigzag", "replay_rates_zigzag")),
+                Check("cut-by-factor", "each cut multiplies the rate by factor",
+                      "A cut multiplies the rate in force by `factor` (0.5 halves it): not by 1 - factor, "
+                      "not the initial rate times factor, and never more than once per evaluation.",
+                      _cuts_by_factor, shows=("rates_rise", "rates_plateau")),
+                Check("patience-count", "the cut comes after exactly `patience` evaluations without a new best",
+                      "With losses that only rise after their best, the rate must be cut at the `patience`-th "
+                      "evaluation without a new best: the count goes up by one on each, and the cut happens "
+                      "when it *reaches* patience (>=, not >). Keep the best loss and the count in variables "
+                      "that every update() assigns.",
+                      _same_cuts("rise"), shows=("rates_rise",)),
+                Check("best-not-last", "an evaluation improves only when it beats the best loss so far",
+                      "Compare each validation loss with the best one seen so far, not with the last one: "
+                      "a loss that dips below the previous evaluation but not below the best is still no "
+                      "progress, and must count against patience.",
+                      _same_cuts("zigzag"), shows=("rates_zigzag",)),
+                Check("patience-reset", "after a cut the patience counter starts again from zero",
+                      "After lowering the rate, reset the counter of bad evaluations to zero: the new rate "
+                      "gets `patience` evaluations of its own before the next cut.",
+                      _same_cuts("plateau"), shows=("rates_plateau",)),
+                Check("tie-not-improvement", "a loss equal to the best is not an improvement",
+                      "An evaluation improves only when its loss is strictly below the best (`<`, not "
+                      "`<=`): a loss that merely ties the best is a plateau, and counts against patience.",
+                      _same_cuts("ties"), shows=("rates_ties",)),
+                Check("rate-sequence", "the rates returned follow the rule from initial_rate",
+                      "The rate starts at initial_rate and changes only by the cuts: compare your rates "
+                      "with the expected ones evaluation by evaluation.",
+                      same(*("rates_" + n for n in SCRIPTS)), shows=("rates_zigzag", "rates_plateau")),
             ),
             cases=(Case("lr 0.1, factor 0.5, patience 2",
-                        {"initial_rate": 0.1, "factor": 0.5, "patience": 2,
-                         "zigzag": [1.0, 0.9, 0.95, 0.92, 0.85, 0.9, 0.87, 0.8, 0.84, 0.82, 0.79],
-                         "plateau": [1.0, 0.8, 0.81, 0.82, 0.83, 0.84, 0.85, 0.79, 0.8, 0.8, 0.8]}),),
+                        {"initial_rate": 0.1, "factor": 0.5, "patience": 2, "scripts": {
+                            "rise": [1.0, 0.9, 1.0, 1.1, 0.8, 0.7],
+                            "zigzag": [1.0, 0.9, 0.95, 0.92, 0.85, 0.9, 0.87, 0.8, 0.84, 0.82, 0.79],
+                            "plateau": [1.0, 0.8, 0.81, 0.82, 0.83, 0.84, 0.85, 0.79, 0.8, 0.8, 0.8],
+                            "ties": [1.0, 1.0, 1.0, 0.9, 0.9, 0.9, 0.8, 0.8, 0.7]}}),),
         ),
     ),
 )

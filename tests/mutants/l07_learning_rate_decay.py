@@ -202,3 +202,83 @@ MUTANTS = [
                 return float(sess.run(self.learning_rate))
         '''),
 ]
+
+# The reference AutoDecay, with one piece swapped for a misconception (hostile answers that used to pass).
+_AUTO = '''
+class AutoDecay:
+    def __init__(self, initial_rate, factor, patience):
+        self.learning_rate = tf1.Variable(initial_rate, dtype=RATE_DTYPE, trainable=False)
+        self.best = tf1.Variable(np.inf, dtype=tf.float32, trainable=False)
+        self.bad = tf1.Variable(0, dtype=tf.int32, trainable=False)
+        self.val_loss = tf1.placeholder(tf.float32, [])
+        rate, best, bad = self.learning_rate.read_value(), self.best.read_value(), self.bad.read_value()
+        bad = tf.where(IMPROVED, 0, bad + 1)
+        cut = CUT
+        self.new_rate = tf.where(cut, rate * FACTOR, rate)
+        self.update_op = tf.group(self.learning_rate.assign(self.new_rate),
+                                  self.best.assign(tf.minimum(best, self.val_loss)),
+                                  self.bad.assign(tf.where(cut, 0, bad)))
+
+    def update(self, sess, val_loss):
+UPDATE
+'''
+_RUN = '''        new_rate, _ = sess.run([self.new_rate, self.update_op], {self.val_loss: val_loss})
+        return float(new_rate)'''
+
+
+def _auto(improved="self.val_loss < best", cut="bad >= patience", factor="factor", rate_dtype="tf.float32",
+          update=_RUN):
+    return (_AUTO.replace("IMPROVED", improved).replace("CUT", cut).replace("FACTOR", factor)
+            .replace("RATE_DTYPE", rate_dtype).replace("UPDATE", update))
+
+
+MUTANTS += [
+    Mutant("auto_tie_counts_as_improvement", "auto_decay", "tie-not-improvement", "auto_decay_solution",
+           _auto(improved="self.val_loss <= best")),
+    Mutant("auto_patience_off_by_one", "auto_decay", "patience-count", "auto_decay_solution",
+           _auto(cut="bad > patience")),
+    Mutant("auto_cuts_by_one_minus_factor", "auto_decay", "cut-by-factor", "auto_decay_solution",
+           _auto(factor="(1 - factor)")),
+    Mutant("auto_float64_rate", "auto_decay", "rate-float32-variable", "auto_decay_solution",
+           _auto(rate_dtype="tf.float64")),
+    Mutant("auto_runs_on_default_session", "auto_decay", "default-session", "auto_decay_solution",
+           _auto(update='''        new_rate = self.new_rate.eval({self.val_loss: val_loss})
+        tf1.get_default_session().run(self.update_op, {self.val_loss: val_loss})
+        return float(new_rate)''')),
+    Mutant("auto_returns_rate_before_update", "auto_decay", "rate-not-in-graph", "auto_decay_solution",
+           _auto(update='''        rate = sess.run(self.learning_rate)
+        sess.run(self.update_op, {self.val_loss: val_loss})
+        return float(rate)''')),
+    Mutant("auto_returns_numpy_float32", "auto_decay", "returns-python-float", "auto_decay_solution",
+           _auto(update='''        new_rate, _ = sess.run([self.new_rate, self.update_op], {self.val_loss: val_loss})
+        return new_rate''')),
+    # The rule in Python, the rate pushed into the variable by an assign op built once: no op growth,
+    # the variable holds the rate, but the best loss and the count survive a fresh session.
+    Mutant("auto_best_loss_in_python", "auto_decay", "state-in-python", "auto_decay_solution", '''
+        class AutoDecay:
+            def __init__(self, initial_rate, factor, patience):
+                self.learning_rate = tf1.Variable(initial_rate, dtype=tf.float32, trainable=False)
+                self.new_rate = tf1.placeholder(tf.float32, [])
+                self.set_rate = self.learning_rate.assign(self.new_rate)
+                self.factor, self.patience = factor, patience
+                self.best, self.bad = np.inf, 0
+
+            def update(self, sess, val_loss):
+                rate = float(sess.run(self.learning_rate))
+                if val_loss < self.best:
+                    self.best, self.bad = val_loss, 0
+                else:
+                    self.bad += 1
+                if self.bad >= self.patience:
+                    rate, self.bad = rate * self.factor, 0
+                return float(sess.run(self.set_rate, {self.new_rate: rate}))
+        '''),
+    # Its own session, initialised in __init__: right rates, but the caller's variables never move.
+    Mutant("auto_opens_its_own_session", "auto_decay", "own-session", "auto_decay_solution",
+           _auto(update='''        new_rate, _ = self.sess.run([self.new_rate, self.update_op], {self.val_loss: val_loss})
+        return float(new_rate)''').replace(
+               "                                  self.bad.assign(tf.where(cut, 0, bad)))",
+               "                                  self.bad.assign(tf.where(cut, 0, bad)))\n"
+               "        self.sess = tf1.Session()\n"
+               "        self.sess.run(tf1.variables_initializer([self.learning_rate, self.best, self.bad]))")),
+]
