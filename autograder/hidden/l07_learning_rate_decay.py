@@ -10,6 +10,8 @@ CASES = {
         ("a boundary at step 0", {"boundaries": [0, 3], "values": [1.0, 0.5, 0.25], "steps": [0, 1, 2, 3, 4, 10]}),
         ("steps on and around each boundary", {"boundaries": [100, 200, 300], "values": [0.3, 0.2, 0.1, 0.05],
          "steps": [0, 99, 100, 101, 200, 201, 299, 300, 301, 1000]}),
+        ("a single boundary, steps out of order", {"boundaries": [5], "values": [0.2, 0.02],
+         "steps": [0, 5, 100, 3, 7, 5, 1, 6]}),
     ],
     "polynomial": [
         ("steps past decay_steps, with cycles", {"learning_rate": 1.0, "decay_steps": 4, "end_learning_rate": 0.0, "powers": [1.0, 3.0],

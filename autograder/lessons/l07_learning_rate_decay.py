@@ -70,6 +70,15 @@ def _numpy_only(fn, *args, **kwargs):
     return np.asarray(out, dtype=np.float64)
 
 
+def _raised(fn, *args, **kwargs):
+    """The name of the exception `_numpy_only(fn, ...)` raises, or None when it returns."""
+    try:
+        _numpy_only(fn, *args, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - which exception is the observation
+        return type(exc).__name__
+    return None
+
+
 def _sig(values, digits=7):
     """Round to `digits` significant digits, so reports read 0.05, not 0.05000000074505806."""
     a = np.asarray(values, dtype=np.float64)
@@ -128,11 +137,16 @@ def probe_exponential_family(fn, learning_rate, decay_steps, decay_rate, steps):
                                                        staircase=stair)
                                       for kind, stair, key in keys}, steps)
     obs = {"steps": list(steps)}
+    array = np.asarray(steps, np.int64)
     for kind, stair, key in keys:
-        obs[key] = _numpy_only(fn, kind, learning_rate, np.asarray(steps, np.int64), decay_steps, decay_rate,
-                               staircase=stair)
+        obs[key] = _numpy_only(fn, kind, learning_rate, array, decay_steps, decay_rate, staircase=stair)
         obs["tf_" + key] = tf_values[key]
         _annotate(obs, key, steps)
+    # staircase left at its default: each kind's smooth curve
+    obs["defaults"] = [_numpy_only(fn, kind, learning_rate, array, decay_steps, decay_rate) for kind in FAMILY]
+    obs["tf_defaults"] = [tf_values[kind] for kind in FAMILY]
+    _annotate(obs, "defaults", steps, [f"{kind}, staircase left out, " for kind in FAMILY])
+    obs["unknown_kind_error"] = _raised(fn, "linear", learning_rate, array, decay_steps, decay_rate)
     return obs
 
 
@@ -153,18 +167,24 @@ def probe_piecewise(fn, boundaries, values, steps):
             tf_error = type(exc).__name__
         with tf1.Session() as sess:
             tf_values = np.array([sess.run(rate, {x: s}) for s in steps], np.float64)
+        try:
+            tf1.train.piecewise_constant(x, list(boundaries), list(values) + [values[-1]])
+            tf_long_error = None
+        except Exception as exc:  # noqa: BLE001
+            tf_long_error = type(exc).__name__
     mine = _numpy_only(fn, steps, list(boundaries), list(values))
-    try:
-        _numpy_only(fn, steps, list(boundaries), list(values)[:-1])
-        error = None
-    except Exception as exc:  # noqa: BLE001
-        error = type(exc).__name__
+    error = _raised(fn, steps, list(boundaries), list(values)[:-1])
+    long_error = _raised(fn, steps, list(boundaries), list(values) + [values[-1]])
     if mine.shape != steps.shape:
         raise ValueError(f"your function returned shape {mine.shape} for {len(steps)} steps")
+    backwards = _numpy_only(fn, steps[::-1].copy(), list(boundaries), list(values))
     on = np.isin(steps, np.asarray(boundaries))
     obs = {"steps_on_boundaries": steps[on], "on_boundaries": mine[on], "tf_on_boundaries": tf_values[on],
            "steps_between": steps[~on], "between": mine[~on], "tf_between": tf_values[~on],
-           "short_values_error": error, "tf_short_values_error": tf_error}
+           "short_values_error": error, "tf_short_values_error": tf_error,
+           "long_values_error": long_error, "tf_long_values_error": tf_long_error,
+           "same_values_backwards": bool(backwards.shape == mine.shape
+                                         and np.allclose(backwards[::-1], mine, rtol=RTOL, atol=ATOL))}
     _annotate(obs, "on_boundaries", steps[on])
     _annotate(obs, "between", steps[~on])
     return obs
@@ -177,9 +197,11 @@ def probe_polynomial(fn, learning_rate, decay_steps, end_learning_rate, powers, 
 
     train = tf.compat.v1.train
     steps = np.asarray(steps, np.int64)
-    tf_values = _tf_run(lambda step: {(p, c): train.polynomial_decay(learning_rate, step, decay_steps,
-                                                                      end_learning_rate, power=p, cycle=c)
-                                      for p in powers for c in (False, True)}, steps)
+    tf_values = _tf_run(lambda step: {**{(p, c): train.polynomial_decay(learning_rate, step, decay_steps,
+                                                                         end_learning_rate, power=p, cycle=c)
+                                         for p in powers for c in (False, True)},
+                                      "defaults": train.polynomial_decay(learning_rate, step, decay_steps)},
+                        steps)
     within = steps <= decay_steps
     labels = [f"power {p:g}, " for p in powers]
     plain = [_numpy_only(fn, learning_rate, steps, decay_steps, end_learning_rate, power=p, cycle=False)
@@ -195,6 +217,10 @@ def probe_polynomial(fn, learning_rate, decay_steps, end_learning_rate, powers, 
     _annotate(obs, "within", steps[within], labels)
     _annotate(obs, "beyond", steps[~within], labels)
     _annotate(obs, "cycle", steps, labels)
+    # end_learning_rate, power and cycle left at their defaults
+    obs["defaults"] = _numpy_only(fn, learning_rate, steps, decay_steps)
+    obs["tf_defaults"] = tf_values["defaults"]
+    _annotate(obs, "defaults", steps)
     return obs
 
 
@@ -214,6 +240,9 @@ def probe_cosine_family(fn, learning_rate, decay_steps, alpha, t_mul, m_mul, num
         for key, (t, m) in restarts.items():
             out[key] = train.cosine_decay_restarts(learning_rate, step, decay_steps, t_mul=t, m_mul=m,
                                                    alpha=alpha)
+        out["defaults"] = [train.cosine_decay(learning_rate, step, decay_steps),
+                           train.cosine_decay_restarts(learning_rate, step, decay_steps),
+                           train.linear_cosine_decay(learning_rate, step, decay_steps)]
         return out
 
     tf_values = _tf_run(build, steps)
@@ -222,11 +251,47 @@ def probe_cosine_family(fn, learning_rate, decay_steps, alpha, t_mul, m_mul, num
            "linear_cosine": _numpy_only(fn, "linear_cosine", learning_rate, steps, decay_steps, alpha=alpha,
                                         num_periods=num_periods, beta=beta)}
     for key, (t, m) in restarts.items():
-        obs[key] = _numpy_only(fn, "restarts", learning_rate, steps, decay_steps, alpha=alpha, t_mul=t, m_mul=m)
+        mine = _numpy_only(fn, "restarts", learning_rate, steps, decay_steps, alpha=alpha, t_mul=t, m_mul=m)
+        obs[key] = _either_side_of_restarts(mine, tf_values[key], steps, learning_rate, decay_steps, alpha, t, m)
+    # alpha, t_mul, m_mul, num_periods and beta left at their defaults
+    obs["defaults"] = [_numpy_only(fn, kind, learning_rate, steps, decay_steps) for kind in COSINES]
     obs.update({"tf_" + key: value for key, value in tf_values.items()})
     for key in tf_values:
-        _annotate(obs, key, steps)
+        _annotate(obs, key, steps, [f"{kind}, defaults, " for kind in COSINES] if key == "defaults" else None)
+    obs["unknown_kind_error"] = _raised(fn, "exponential", learning_rate, steps, decay_steps)
     return obs
+
+
+COSINES = ("cosine", "restarts", "linear_cosine")
+
+
+def _either_side_of_restarts(mine, theirs, steps, learning_rate, decay_steps, alpha, t_mul, m_mul):
+    """`mine`, where a step lands exactly on a warm restart, taken as right if it is either side of it.
+
+    There floor(log(...) / log(t_mul)) sits exactly on an integer, so the period index depends on how
+    the last bit rounds: log1p(p * (t_mul - 1)) where the text writes log(1 - p * (1 - t_mul)), float32
+    against float64, or another libm. Either the end of the previous period (learning_rate * alpha) or
+    the start of the next (learning_rate * ((1 - alpha) * m_mul**i + alpha)) is then accepted as
+    TensorFlow's value; the steps beside each restart still tell a wrong period from a right one.
+    """
+    from fractions import Fraction
+
+    mine = np.array(mine, dtype=np.float64)
+    if mine.shape != np.shape(theirs):
+        return mine
+    ratio, start, length, i, starts = Fraction(t_mul), Fraction(0), Fraction(decay_steps), 0, {}
+    last = int(np.max(steps)) if len(steps) else 0
+    while start + length <= last and i < 64:
+        start, length, i = start + length, length * ratio, i + 1
+        starts[start] = i
+    for k, step in enumerate(steps):
+        i = starts.get(Fraction(int(step)))
+        if i is None:
+            continue
+        sides = (learning_rate * alpha, learning_rate * ((1 - alpha) * m_mul ** i + alpha), theirs[k])
+        if any(np.isclose(mine[k], side, rtol=RTOL, atol=ATOL) for side in sides):
+            mine[k] = theirs[k]
+    return mine
 
 
 # ---------------------------------------------------------------- auto decay
@@ -367,6 +432,13 @@ LESSON = Lesson(
                 Check("inverse-time", "inverse_time: learning_rate / (1 + decay_rate * step / decay_steps)",
                       "inverse_time_decay divides by a line, 1 + decay_rate * p: the rate falls like 1/t, "
                       "not geometrically.", _agrees("inverse_time"), shows=("inverse_time_first_difference",)),
+                Check("default-arguments", "staircase defaults to False",
+                      "Called without staircase, each kind must give its smooth curve: keep the signature's "
+                      "default, staircase=False.", _agrees("defaults"), shows=("defaults_first_difference",)),
+                Check("unknown-kind", "raises ValueError for an unknown kind",
+                      "A kind other than \"exponential\", \"natural_exp\" or \"inverse_time\" must raise "
+                      "ValueError, not fall through and return None (or a curve of another kind).",
+                      holds(lambda got: got["unknown_kind_error"] == "ValueError"), shows=("unknown_kind_error",)),
             ),
             cases=(Case("lr 0.1, decay_steps 10, decay_rate 0.5",
                         {"learning_rate": 0.1, "decay_steps": 10, "decay_rate": 0.5, "steps": STEPS_EXP}),),
@@ -374,6 +446,11 @@ LESSON = Lesson(
         Exercise(
             id="piecewise", symbol="np_piecewise_constant", points=2, probe=probe_piecewise,
             checks=(
+                Check("steps-any-order", "each step's rate depends on that step alone",
+                      "The same steps given in reverse order must give the same rates, reversed: each "
+                      "step's rate depends only on that step (look each one up, e.g. with np.searchsorted), "
+                      "not on the steps before it in the array.",
+                      holds(lambda got: got["same_values_backwards"]), shows=("same_values_backwards",)),
                 Check("boundary-inclusive", "a step equal to a boundary keeps the earlier value",
                       "TensorFlow gives values[0] while step <= boundaries[0]: a boundary belongs to the "
                       "interval before it. The new value starts one step after the boundary.",
@@ -385,8 +462,9 @@ LESSON = Lesson(
                       "values needs exactly one more entry than boundaries (one value per interval). "
                       "TensorFlow refuses other lengths with a ValueError when the graph is built; do the "
                       "same instead of failing later (or silently) on some steps.",
-                      holds(lambda got: got["short_values_error"] == got["tf_short_values_error"] == "ValueError"),
-                      shows=("short_values_error",)),
+                      holds(lambda got: got["short_values_error"] == got["tf_short_values_error"] == "ValueError"
+                            and got["long_values_error"] == got["tf_long_values_error"] == "ValueError"),
+                      shows=("short_values_error", "long_values_error")),
             ),
             cases=(Case("boundaries [10, 30], values [0.1, 0.05, 0.01]",
                         {"boundaries": [10, 30], "values": [0.1, 0.05, 0.01], "steps": STEPS_PIECE}),),
@@ -407,6 +485,10 @@ LESSON = Lesson(
                       "ceil(step / decay_steps) (1 at step 0), so each climb-back is lower and each descent "
                       "longer, and a step that is an exact multiple reaches end_learning_rate.",
                       _cycle_agrees, shows=("cycle_first_difference",)),
+                Check("default-arguments", "end_learning_rate=0.0001, power=1.0, cycle=False by default",
+                      "Called with only learning_rate, steps and decay_steps, the function must use "
+                      "TensorFlow's defaults, which the signature gives: end_learning_rate=0.0001, "
+                      "power=1.0, cycle=False.", _agrees("defaults"), shows=("defaults_first_difference",)),
             ),
             cases=(Case("lr 0.1 to 0.01 over 10 steps, powers 0.5, 1, 2",
                         {"learning_rate": 0.1, "decay_steps": 10, "end_learning_rate": 0.01,
@@ -436,6 +518,14 @@ LESSON = Lesson(
                       "linear_cosine_decay clamps the step, multiplies (alpha + (decay_steps - step) / "
                       "decay_steps) by 0.5 * (1 + cos(pi * 2 * num_periods * step / decay_steps)) and adds beta.",
                       _agrees("linear_cosine"), shows=("linear_cosine_first_difference",)),
+                Check("default-arguments", "alpha, t_mul, m_mul, num_periods and beta keep TensorFlow's defaults",
+                      "Called without the optional arguments, each kind must give TensorFlow's curve with "
+                      "its defaults, which the signature gives: alpha=0.0, t_mul=2.0, m_mul=1.0, "
+                      "num_periods=0.5, beta=0.001.", _agrees("defaults"), shows=("defaults_first_difference",)),
+                Check("unknown-kind", "raises ValueError for an unknown kind",
+                      "A kind other than \"cosine\", \"restarts\" or \"linear_cosine\" must raise ValueError, "
+                      "not fall through and return None (or a curve of another kind).",
+                      holds(lambda got: got["unknown_kind_error"] == "ValueError"), shows=("unknown_kind_error",)),
             ),
             cases=(Case("lr 0.1 over 10 steps, alpha 0.1, t_mul 2, m_mul 0.5",
                         {"learning_rate": 0.1, "decay_steps": 10, "alpha": 0.1, "t_mul": 2.0, "m_mul": 0.5,

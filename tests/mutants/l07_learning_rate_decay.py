@@ -282,3 +282,84 @@ MUTANTS += [
                "        self.sess = tf1.Session()\n"
                "        self.sess.run(tf1.variables_initializer([self.learning_rate, self.best, self.bad]))")),
 ]
+
+_EXP = '''
+def np_exponential_family(kind, learning_rate, steps, decay_steps, decay_rate, staircase=STAIRCASE):
+    p = np.asarray(steps, dtype=np.float64) / decay_steps
+    if staircase:
+        p = np.floor(p)
+    if kind == "exponential":
+        return learning_rate * decay_rate ** p
+    if kind == "natural_exp":
+        return learning_rate * np.exp(-decay_rate * p)
+    if kind == "inverse_time":
+        return learning_rate / (1.0 + decay_rate * p)
+    UNKNOWN
+'''
+_COS = '''
+def np_cosine_family(kind, learning_rate, steps, decay_steps, alpha=0.0, t_mul=T_MUL, m_mul=1.0,
+                     num_periods=0.5, beta=0.001):
+    step = np.asarray(steps, dtype=np.float64)
+    if kind == "restarts":
+        p = step / decay_steps
+        if t_mul == 1.0:
+            i = np.floor(p)
+            fraction = p - i
+        else:
+            i = np.floor(np.log(1 - p * (1 - t_mul)) / np.log(t_mul))
+            fraction = (p - (1 - t_mul ** i) / (1 - t_mul)) / t_mul ** i
+        cosine = 0.5 * m_mul ** i * (1 + np.cos(np.pi * fraction))
+        return learning_rate * ((1 - alpha) * cosine + alpha)
+    if kind == "linear_cosine":
+        step = np.minimum(step, decay_steps)
+        linear = (decay_steps - step) / decay_steps
+        cosine = 0.5 * (1 + np.cos(np.pi * 2 * num_periods * step / decay_steps))
+        return learning_rate * ((alpha + linear) * cosine + beta)
+    COSINE
+'''
+_COSINE = '''if kind == "cosine":
+        cosine = 0.5 * (1 + np.cos(np.pi * np.minimum(step, decay_steps) / decay_steps))
+        return learning_rate * ((1 - alpha) * cosine + alpha)
+    raise ValueError(kind)'''
+
+MUTANTS += [
+    Mutant("exponential_unknown_kind_returns_none", "exponential_family", "unknown-kind",
+           "exponential_family_solution",
+           _EXP.replace("STAIRCASE", "False").replace("UNKNOWN", "return None")),
+    Mutant("exponential_staircase_on_by_default", "exponential_family", "default-arguments",
+           "exponential_family_solution",
+           _EXP.replace("STAIRCASE", "True").replace("UNKNOWN", "raise ValueError(kind)")),
+    Mutant("piecewise_refuses_only_short_values", "piecewise", "length-check", "piecewise_solution", '''
+        def np_piecewise_constant(steps, boundaries, values):
+            if len(values) < len(boundaries) + 1:
+                raise ValueError("values needs one more entry than boundaries")
+            interval = np.searchsorted(np.asarray(boundaries), np.asarray(steps), side="left")
+            return np.asarray(values, dtype=np.float64)[interval]
+        '''),
+    # Walks the boundaries once, as if the steps always came in increasing order.
+    Mutant("piecewise_assumes_sorted_steps", "piecewise", "steps-any-order", "piecewise_solution", '''
+        def np_piecewise_constant(steps, boundaries, values):
+            if len(values) != len(boundaries) + 1:
+                raise ValueError("values needs one more entry than boundaries")
+            rates, i = [], 0
+            for step in steps:
+                while i < len(boundaries) and step > boundaries[i]:
+                    i += 1
+                rates.append(values[i])
+            return np.array(rates, dtype=np.float64)
+        '''),
+    Mutant("polynomial_default_end_zero", "polynomial", "default-arguments", "polynomial_solution", '''
+        def np_polynomial_decay(learning_rate, steps, decay_steps, end_learning_rate=0.0, power=1.0, cycle=False):
+            step = np.asarray(steps, dtype=np.float64)
+            if cycle:
+                horizon = decay_steps * np.where(step == 0, 1.0, np.ceil(step / decay_steps))
+            else:
+                step = np.minimum(step, decay_steps)
+                horizon = decay_steps
+            return (learning_rate - end_learning_rate) * (1 - step / horizon) ** power + end_learning_rate
+        '''),
+    Mutant("cosine_unknown_kind_is_cosine", "cosine_family", "unknown-kind", "cosine_family_solution",
+           _COS.replace("T_MUL", "2.0").replace("COSINE", _COSINE.replace('if kind == "cosine":', "if True:"))),
+    Mutant("cosine_default_t_mul_one", "cosine_family", "default-arguments", "cosine_family_solution",
+           _COS.replace("T_MUL", "1.0").replace("COSINE", _COSINE)),
+]
