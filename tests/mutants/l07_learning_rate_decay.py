@@ -1,7 +1,47 @@
 """Mutants of lesson 7: each is a misconception the lesson names."""
 from tests.mutants import Mutant
 
+# The reference np_cosine_family with one of its parts swapped for a misconception.
+_COS = '''
+def np_cosine_family(kind, learning_rate, steps, decay_steps, alpha=0.0, t_mul=T_MUL, m_mul=1.0,
+                     num_periods=0.5, beta=0.001):
+    step = np.asarray(steps, dtype=np.float64)
+    if kind == "restarts":
+        p = step / decay_steps
+        RESTARTS
+        return learning_rate * ((1 - alpha) * cosine + alpha)
+    if kind == "linear_cosine":
+        step = np.minimum(step, decay_steps)
+        linear = (decay_steps - step) / decay_steps
+        cosine = 0.5 * (1 + np.cos(np.pi * 2 * num_periods * step / decay_steps))
+        return learning_rate * ((alpha + linear) * cosine + beta)
+    COSINE
+'''
+_RESTARTS = '''if t_mul == 1.0:
+            i = np.floor(p)
+            fraction = p - i
+        else:
+            i = np.floor(np.log(1 - p * (1 - t_mul)) / np.log(t_mul))
+            fraction = (p - (1 - t_mul ** i) / (1 - t_mul)) / t_mul ** i
+        cosine = 0.5 * m_mul ** i * (1 + np.cos(np.pi * fraction))'''
+_COSINE = '''if kind == "cosine":
+        cosine = 0.5 * (1 + np.cos(np.pi * np.minimum(step, decay_steps) / decay_steps))
+        return learning_rate * ((1 - alpha) * cosine + alpha)
+    raise ValueError(kind)'''
+
+
+def _cos(t_mul="2.0", restarts=_RESTARTS, cosine=_COSINE):
+    return _COS.replace("T_MUL", t_mul).replace("RESTARTS", restarts).replace("COSINE", cosine)
+
+
 MUTANTS = [
+    Mutant("cosine_no_clamp", "cosine_family", "cosine-clamp", "cosine_family_solution",
+           _cos(cosine=_COSINE.replace("np.minimum(step, decay_steps)", "step"))),
+    Mutant("restarts_ignore_t_mul", "cosine_family", "restart-period", "cosine_family_solution",
+           _cos(restarts='''i = np.floor(p)
+        cosine = 0.5 * m_mul ** i * (1 + np.cos(np.pi * (p - i)))''')),
+    Mutant("restarts_ignore_m_mul", "cosine_family", "restart-height", "cosine_family_solution",
+           _cos(restarts=_RESTARTS.replace("0.5 * m_mul ** i *", "0.5 *"))),
     Mutant("staircase_floors_the_step", "exponential_family", "staircase-floor", "exponential_family_solution", '''
         def np_exponential_family(kind, learning_rate, steps, decay_steps, decay_rate, staircase=False):
             step = np.asarray(steps, dtype=np.float64)
@@ -78,73 +118,6 @@ MUTANTS = [
             else:
                 step = np.minimum(step, decay_steps)
             return (learning_rate - end_learning_rate) * (1 - step / decay_steps) ** power + end_learning_rate
-        '''),
-    Mutant("cosine_no_clamp", "cosine_family", "cosine-clamp", "cosine_family_solution", '''
-        def np_cosine_family(kind, learning_rate, steps, decay_steps, alpha=0.0, t_mul=2.0, m_mul=1.0,
-                             num_periods=0.5, beta=0.001):
-            step = np.asarray(steps, dtype=np.float64)
-            if kind == "cosine":
-                cosine = 0.5 * (1 + np.cos(np.pi * step / decay_steps))
-                return learning_rate * ((1 - alpha) * cosine + alpha)
-            if kind == "restarts":
-                p = step / decay_steps
-                if t_mul == 1.0:
-                    i = np.floor(p)
-                    fraction = p - i
-                else:
-                    i = np.floor(np.log(1 - p * (1 - t_mul)) / np.log(t_mul))
-                    fraction = (p - (1 - t_mul ** i) / (1 - t_mul)) / t_mul ** i
-                cosine = 0.5 * m_mul ** i * (1 + np.cos(np.pi * fraction))
-                return learning_rate * ((1 - alpha) * cosine + alpha)
-            if kind == "linear_cosine":
-                step = np.minimum(step, decay_steps)
-                linear = (decay_steps - step) / decay_steps
-                cosine = 0.5 * (1 + np.cos(np.pi * 2 * num_periods * step / decay_steps))
-                return learning_rate * ((alpha + linear) * cosine + beta)
-            raise ValueError(kind)
-        '''),
-    Mutant("restarts_ignore_t_mul", "cosine_family", "restart-period", "cosine_family_solution", '''
-        def np_cosine_family(kind, learning_rate, steps, decay_steps, alpha=0.0, t_mul=2.0, m_mul=1.0,
-                             num_periods=0.5, beta=0.001):
-            step = np.asarray(steps, dtype=np.float64)
-            if kind == "cosine":
-                cosine = 0.5 * (1 + np.cos(np.pi * np.minimum(step, decay_steps) / decay_steps))
-                return learning_rate * ((1 - alpha) * cosine + alpha)
-            if kind == "restarts":
-                p = step / decay_steps
-                i = np.floor(p)
-                cosine = 0.5 * m_mul ** i * (1 + np.cos(np.pi * (p - i)))
-                return learning_rate * ((1 - alpha) * cosine + alpha)
-            if kind == "linear_cosine":
-                step = np.minimum(step, decay_steps)
-                linear = (decay_steps - step) / decay_steps
-                cosine = 0.5 * (1 + np.cos(np.pi * 2 * num_periods * step / decay_steps))
-                return learning_rate * ((alpha + linear) * cosine + beta)
-            raise ValueError(kind)
-        '''),
-    Mutant("restarts_ignore_m_mul", "cosine_family", "restart-height", "cosine_family_solution", '''
-        def np_cosine_family(kind, learning_rate, steps, decay_steps, alpha=0.0, t_mul=2.0, m_mul=1.0,
-                             num_periods=0.5, beta=0.001):
-            step = np.asarray(steps, dtype=np.float64)
-            if kind == "cosine":
-                cosine = 0.5 * (1 + np.cos(np.pi * np.minimum(step, decay_steps) / decay_steps))
-                return learning_rate * ((1 - alpha) * cosine + alpha)
-            if kind == "restarts":
-                p = step / decay_steps
-                if t_mul == 1.0:
-                    i = np.floor(p)
-                    fraction = p - i
-                else:
-                    i = np.floor(np.log(1 - p * (1 - t_mul)) / np.log(t_mul))
-                    fraction = (p - (1 - t_mul ** i) / (1 - t_mul)) / t_mul ** i
-                cosine = 0.5 * (1 + np.cos(np.pi * fraction))
-                return learning_rate * ((1 - alpha) * cosine + alpha)
-            if kind == "linear_cosine":
-                step = np.minimum(step, decay_steps)
-                linear = (decay_steps - step) / decay_steps
-                cosine = 0.5 * (1 + np.cos(np.pi * 2 * num_periods * step / decay_steps))
-                return learning_rate * ((alpha + linear) * cosine + beta)
-            raise ValueError(kind)
         '''),
     Mutant("auto_compares_with_last_loss", "auto_decay", "best-not-last", "auto_decay_solution", '''
         class AutoDecay:
@@ -296,32 +269,6 @@ def np_exponential_family(kind, learning_rate, steps, decay_steps, decay_rate, s
         return learning_rate / (1.0 + decay_rate * p)
     UNKNOWN
 '''
-_COS = '''
-def np_cosine_family(kind, learning_rate, steps, decay_steps, alpha=0.0, t_mul=T_MUL, m_mul=1.0,
-                     num_periods=0.5, beta=0.001):
-    step = np.asarray(steps, dtype=np.float64)
-    if kind == "restarts":
-        p = step / decay_steps
-        if t_mul == 1.0:
-            i = np.floor(p)
-            fraction = p - i
-        else:
-            i = np.floor(np.log(1 - p * (1 - t_mul)) / np.log(t_mul))
-            fraction = (p - (1 - t_mul ** i) / (1 - t_mul)) / t_mul ** i
-        cosine = 0.5 * m_mul ** i * (1 + np.cos(np.pi * fraction))
-        return learning_rate * ((1 - alpha) * cosine + alpha)
-    if kind == "linear_cosine":
-        step = np.minimum(step, decay_steps)
-        linear = (decay_steps - step) / decay_steps
-        cosine = 0.5 * (1 + np.cos(np.pi * 2 * num_periods * step / decay_steps))
-        return learning_rate * ((alpha + linear) * cosine + beta)
-    COSINE
-'''
-_COSINE = '''if kind == "cosine":
-        cosine = 0.5 * (1 + np.cos(np.pi * np.minimum(step, decay_steps) / decay_steps))
-        return learning_rate * ((1 - alpha) * cosine + alpha)
-    raise ValueError(kind)'''
-
 MUTANTS += [
     Mutant("exponential_unknown_kind_returns_none", "exponential_family", "unknown-kind",
            "exponential_family_solution",
@@ -359,7 +306,7 @@ MUTANTS += [
             return (learning_rate - end_learning_rate) * (1 - step / horizon) ** power + end_learning_rate
         '''),
     Mutant("cosine_unknown_kind_is_cosine", "cosine_family", "unknown-kind", "cosine_family_solution",
-           _COS.replace("T_MUL", "2.0").replace("COSINE", _COSINE.replace('if kind == "cosine":', "if True:"))),
+           _cos(cosine=_COSINE.replace('if kind == "cosine":', "if True:"))),
     Mutant("cosine_default_t_mul_one", "cosine_family", "default-arguments", "cosine_family_solution",
-           _COS.replace("T_MUL", "1.0").replace("COSINE", _COSINE)),
+           _cos(t_mul="1.0")),
 ]
