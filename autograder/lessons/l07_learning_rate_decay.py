@@ -316,9 +316,19 @@ def probe_auto_decay(cls, initial_rate, factor, patience, scripts):
 
     tf1 = tf.compat.v1
 
-    class Decoy(tf1.Session):
+    from tensorflow.python.framework import stack
+
+    class Decoy:
+        """Stands as the default session; running anything in it is the mistake being looked for."""
+
+        def __init__(self, graph):
+            self.graph, self.graph_def, self.sess_str = graph, None, ""
+
         def run(self, *args, **kwargs):
             raise _DefaultSessionUsed()
+
+        def as_default(self):
+            return stack.default_session(self)
 
     obs = {"initial_rate": float(initial_rate), "factor": float(factor), "modified_finalized_graph": False,
            "used_default_session": False}
@@ -346,7 +356,8 @@ def probe_auto_decay(cls, initial_rate, factor, patience, scripts):
                                 rate = autos[name].update(sess, loss)
                                 kinds.add("float" if isinstance(rate, float) else dtype_name(rate))
                                 rates.append(float(f"{float(rate):.7g}"))
-                                variable.append(float(f"{float(sess.run(rate_vars[name])):.7g}"))
+                                if not run:  # the replay only compares the rates
+                                    variable.append(float(f"{float(sess.run(rate_vars[name])):.7g}"))
                         except _DefaultSessionUsed:
                             obs["used_default_session"] = True
                     obs["modified_finalized_graph"] |= guard.tripped
@@ -355,7 +366,7 @@ def probe_auto_decay(cls, initial_rate, factor, patience, scripts):
                         obs["variable_" + name] = variable
                         obs.setdefault("returned_types", set()).update(kinds)
         finally:
-            for sess in sessions + [decoy]:
+            for sess in sessions:
                 sess.close()
         obs["returned_types"] = sorted(obs.get("returned_types", ()))
         obs["sessions_made"] = made.count
