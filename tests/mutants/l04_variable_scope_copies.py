@@ -200,4 +200,142 @@ MUTANTS = [
             for t, s in zip(tf.nest.flatten(target), tf.nest.flatten(source)):
                 t.assign(tau * s + (1.0 - tau) * t)
         '''),
+    # Hostile answers (issue 12): each passed the grader before its probe, case or check existed.
+    Mutant("sync_global_sources", "sync_op", "non-trainable-source", "sync_op_solution", '''
+        def make_sync_op(src_scope, dst_scope):
+            def by_relative_name(variables, scope):
+                return {v.op.name[len(scope) + 1:]: v for v in variables}
+
+            sources = by_relative_name(tf1.global_variables(src_scope + "/"), src_scope)
+            destinations = by_relative_name(tf1.global_variables(dst_scope + "/"), dst_scope)
+            assigns = []
+            for name, src in sorted(sources.items()):
+                if name not in destinations:
+                    raise KeyError(f"{src.op.name} has no partner in {dst_scope}")
+                dst = destinations[name]
+                if src.shape != dst.shape:
+                    raise ValueError(f"shapes of {src.op.name} and {dst.op.name} differ")
+                assigns.append(dst.assign(src))
+            return tf.group(*assigns)
+        '''),
+    Mutant("sync_scope_without_slash", "sync_op", "prefix-scope", "sync_op_solution", '''
+        def make_sync_op(src_scope, dst_scope):
+            sources = {v.op.name.split("/", 1)[1]: v for v in tf1.trainable_variables(src_scope)}
+            destinations = {v.op.name.split("/", 1)[1]: v for v in tf1.global_variables(dst_scope)}
+            assigns = []
+            for name, src in sources.items():
+                if name not in destinations:
+                    raise KeyError(f"{src.op.name} has no partner in {dst_scope}")
+                dst = destinations[name]
+                if src.shape != dst.shape:
+                    raise ValueError(f"shapes of {src.op.name} and {dst.op.name} differ")
+                assigns.append(dst.assign(src))
+            return tf.group(*assigns)
+        '''),
+    Mutant("copy_returns_current_twice", "current_and_past", "wrong-outputs", "current_and_past_solution", '''
+        def build_current_and_past(net_fn, x):
+            def stop_gradient_getter(getter, name, *args, **kwargs):
+                return tf.stop_gradient(getter(name, *args, **kwargs))
+
+            with tf1.variable_scope("current"):
+                current = net_fn(x)
+            with tf1.variable_scope("past", custom_getter=stop_gradient_getter):
+                net_fn(x)
+            return current, current
+        '''),
+    Mutant("copy_getter_fixes_trainable", "current_and_past", "raised", "current_and_past_solution", '''
+        def build_current_and_past(net_fn, x):
+            def stop_gradient_getter(getter, name, *args, **kwargs):
+                return tf.stop_gradient(getter(name, *args, trainable=False, **kwargs))
+
+            with tf1.variable_scope("current"):
+                current = net_fn(x)
+            with tf1.variable_scope("past", custom_getter=stop_gradient_getter):
+                past = net_fn(x)
+            return current, past
+        '''),
+    Mutant("trainer_no_initial_sync", "lagged_trainer", "no-initial-sync", "lagged_trainer_solution", '''
+        class LaggedTrainer:
+            def __init__(self, net_fn, n_in, n_out, learning_rate):
+                def stop_gradient_getter(getter, name, *args, **kwargs):
+                    kwargs["trainable"] = False
+                    return tf.stop_gradient(getter(name, *args, **kwargs))
+
+                self.x = tf1.placeholder(tf.float32, [None, n_in])
+                self.y = tf1.placeholder(tf.float32, [None, n_out])
+                with tf1.variable_scope("current"):
+                    self.current = net_fn(self.x)
+                with tf1.variable_scope("past", custom_getter=stop_gradient_getter):
+                    self.past = net_fn(self.x)
+                current_vars = tf1.trainable_variables("current/")
+                past_vars = {v.op.name[5:]: v for v in tf1.global_variables("past/")}
+                self.sync = tf.group(*[past_vars[v.op.name[8:]].assign(v) for v in current_vars])
+                loss = tf.reduce_mean(tf.square(self.current - self.y))
+                self.train = tf1.train.GradientDescentOptimizer(learning_rate).minimize(loss, var_list=current_vars)
+                self.sess = tf1.Session()
+                self.sess.run(tf1.global_variables_initializer())
+
+            def step(self, x, y):
+                current, past = self.sess.run([self.current, self.past], {self.x: x})
+                self.sess.run(self.sync)
+                self.sess.run(self.train, {self.x: x, self.y: y})
+                return current, past
+        '''),
+    Mutant("trainer_feeds_past_from_python", "lagged_trainer", "past-not-in-variables", "lagged_trainer_solution", '''
+        class LaggedTrainer:
+            def __init__(self, net_fn, n_in, n_out, learning_rate):
+                self.reads = {}
+
+                def stop_gradient_getter(getter, name, *args, **kwargs):
+                    kwargs["trainable"] = False
+                    read = tf.stop_gradient(getter(name, *args, **kwargs))
+                    self.reads[name[len("past/"):]] = read
+                    return read
+
+                self.x = tf1.placeholder(tf.float32, [None, n_in])
+                self.y = tf1.placeholder(tf.float32, [None, n_out])
+                with tf1.variable_scope("current"):
+                    self.current = net_fn(self.x)
+                with tf1.variable_scope("past", custom_getter=stop_gradient_getter):
+                    self.past = net_fn(self.x)
+                self.current_vars = {v.op.name[len("current/"):]: v for v in tf1.trainable_variables("current/")}
+                loss = tf.reduce_mean(tf.square(self.current - self.y))
+                self.train = tf1.train.GradientDescentOptimizer(learning_rate).minimize(
+                    loss, var_list=list(self.current_vars.values()))
+                self.sess = tf1.Session()
+                self.sess.run(tf1.global_variables_initializer())
+                self.previous = self.sess.run(self.current_vars)
+
+            def step(self, x, y):
+                feed = {self.x: x}
+                feed.update({self.reads[name]: value for name, value in self.previous.items()})
+                current, past = self.sess.run([self.current, self.past], feed)
+                self.previous = self.sess.run(self.current_vars)
+                self.sess.run(self.train, {self.x: x, self.y: y})
+                return current, past
+        '''),
+    Mutant("soft_returns_list", "soft_update", "not-one-op", "soft_update_solution", '''
+        def make_soft_update_op(pairs, tau):
+            return [target.assign(tau * source + (1.0 - tau) * target) for source, target in pairs]
+        '''),
+    Mutant("polyak_strict_zip", "polyak_update", "changed-before-error", "polyak_update_solution", '''
+        def polyak_update(target, source, tau):
+            for t, s in zip(tf.nest.flatten(target), tf.nest.flatten(source), strict=True):
+                t.assign(tau * s + (1.0 - tau) * t)
+        '''),
+    Mutant("polyak_counts_leaves", "polyak_update", "silent-zip", "polyak_update_solution", '''
+        def polyak_update(target, source, tau):
+            targets, sources = tf.nest.flatten(target), tf.nest.flatten(source)
+            if len(targets) != len(sources):
+                raise ValueError(f"{len(targets)} targets but {len(sources)} sources")
+            for t, s in zip(targets, sources):
+                t.assign(tau * s + (1.0 - tau) * t)
+        '''),
+    Mutant("polyak_new_variables", "polyak_update", "replaced-not-assigned", "polyak_update_solution", '''
+        def polyak_update(target, source, tau):
+            tf.nest.assert_same_structure(target, source)
+            keys = list(target) if isinstance(target, dict) else range(len(target))
+            for k in keys:
+                target[k] = tf.Variable(tau * source[k] + (1.0 - tau) * target[k])
+        '''),
 ]
