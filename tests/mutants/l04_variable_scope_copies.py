@@ -338,4 +338,38 @@ MUTANTS = [
             for k in keys:
                 target[k] = tf.Variable(tau * source[k] + (1.0 - tau) * target[k])
         '''),
+    Mutant("trainer_session_per_step", "lagged_trainer", "session-per-step", "lagged_trainer_solution", '''
+        class LaggedTrainer:
+            def __init__(self, net_fn, n_in, n_out, learning_rate):
+                def stop_gradient_getter(getter, name, *args, **kwargs):
+                    kwargs["trainable"] = False
+                    return tf.stop_gradient(getter(name, *args, **kwargs))
+
+                self.x = tf1.placeholder(tf.float32, [None, n_in])
+                self.y = tf1.placeholder(tf.float32, [None, n_out])
+                with tf1.variable_scope("current"):
+                    self.current = net_fn(self.x)
+                with tf1.variable_scope("past", custom_getter=stop_gradient_getter):
+                    self.past = net_fn(self.x)
+                current_vars = tf1.trainable_variables("current/")
+                past_vars = {v.op.name[5:]: v for v in tf1.global_variables("past/")}
+                self.sync = tf.group(*[past_vars[v.op.name[8:]].assign(v) for v in current_vars])
+                loss = tf.reduce_mean(tf.square(self.current - self.y))
+                self.train = tf1.train.GradientDescentOptimizer(learning_rate).minimize(loss, var_list=current_vars)
+                self.variables = tf1.global_variables()
+                self.sess = tf1.Session()
+                self.sess.run(tf1.global_variables_initializer())
+                self.sess.run(self.sync)
+                self.values = self.sess.run(self.variables)
+
+            def step(self, x, y):
+                with tf1.Session() as sess:  # a fresh session per step, fed the values kept in Python
+                    for variable, value in zip(self.variables, self.values):
+                        variable.load(value, sess)
+                    current, past = sess.run([self.current, self.past], {self.x: x})
+                    sess.run(self.sync)
+                    sess.run(self.train, {self.x: x, self.y: y})
+                    self.values = sess.run(self.variables)
+                return current, past
+        '''),
 ]
