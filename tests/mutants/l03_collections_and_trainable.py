@@ -86,36 +86,16 @@ MUTANTS = [
             ema_op = tf1.train.ExponentialMovingAverage(decay=0.99).apply([w, b])
             return logits, ema_op
         '''),
-    Mutant("excluding_edits_copy", "train_excluding", "edited-copy", "train_excluding_solution", '''
-        def train_excluding(values, excluded, steps, lr):
-            variables = {name: tf1.get_variable(name, initializer=np.float32(value))
-                         for name, value in values.items()}
-            trainable = tf1.get_collection(GK.TRAINABLE_VARIABLES)
-            for name in excluded:
-                trainable.remove(variables[name])
-            loss = tf.add_n([tf.square(v - 1.0) for v in variables.values()])
-            train_op = tf1.train.GradientDescentOptimizer(lr).minimize(loss)
-            with tf1.Session() as sess:
-                sess.run(tf1.global_variables_initializer())
-                for _ in range(steps):
-                    sess.run(train_op)
-                return {name: float(value) for name, value in sess.run(variables).items()}
-        '''),
-    Mutant("excluding_after_minimize", "train_excluding", "edit-after-minimize", "train_excluding_solution", '''
-        def train_excluding(values, excluded, steps, lr):
-            variables = {name: tf1.get_variable(name, initializer=np.float32(value))
-                         for name, value in values.items()}
-            loss = tf.add_n([tf.square(v - 1.0) for v in variables.values()])
-            train_op = tf1.train.GradientDescentOptimizer(lr).minimize(loss)
-            live = tf1.get_collection_ref(GK.TRAINABLE_VARIABLES)
-            for name in excluded:
-                live.remove(variables[name])
-            with tf1.Session() as sess:
-                sess.run(tf1.global_variables_initializer())
-                for _ in range(steps):
-                    sess.run(train_op)
-                return {name: float(value) for name, value in sess.run(variables).items()}
-        '''),
+    Mutant("excluding_edits_copy", "train_excluding", "edited-copy", "train_excluding_solution",
+           edited(TRAIN_EXCLUDING, "tf1.get_collection_ref(GK.TRAINABLE_VARIABLES)", "tf1.get_collection(GK.TRAINABLE_VARIABLES)")),
+    Mutant("excluding_after_minimize", "train_excluding", "edit-after-minimize", "train_excluding_solution",
+           edited(edited(TRAIN_EXCLUDING, """    live = tf1.get_collection_ref(GK.TRAINABLE_VARIABLES)
+    for name in excluded:
+        live.remove(variables[name])
+""", ""), "    with tf1.Session() as sess:", """    live = tf1.get_collection_ref(GK.TRAINABLE_VARIABLES)
+    for name in excluded:
+        live.remove(variables[name])
+    with tf1.Session() as sess:""")),
     Mutant("decay_appends_to_copy", "dense_decay", "term-not-collected", "dense_decay_solution", '''
         def dense_with_decay(x, w0, b0, name, decay):
             with tf1.variable_scope(name):

@@ -185,33 +185,14 @@ MUTANTS = [
                 self.sess.run(self.train, {self.x: x, self.y: y})
                 return current, past
         '''),
-    Mutant("trainer_syncs_after_update", "lagged_trainer", "lagged-copy", "lagged_trainer_solution", '''
-        class LaggedTrainer:
-            def __init__(self, net_fn, n_in, n_out, learning_rate):
-                def stop_gradient_getter(getter, name, *args, **kwargs):
-                    return tf.stop_gradient(getter(name, *args, **kwargs))
-
-                self.x = tf1.placeholder(tf.float32, [None, n_in])
-                self.y = tf1.placeholder(tf.float32, [None, n_out])
-                with tf1.variable_scope("current"):
-                    self.current = net_fn(self.x)
-                with tf1.variable_scope("past", custom_getter=stop_gradient_getter):
-                    self.past = net_fn(self.x)
-                current_vars = tf1.trainable_variables("current/")
-                past_vars = {v.op.name[5:]: v for v in tf1.global_variables("past/")}
-                self.sync = tf.group(*[past_vars[v.op.name[8:]].assign(v) for v in current_vars])
-                loss = tf.reduce_mean(tf.square(self.current - self.y))
-                self.train = tf1.train.GradientDescentOptimizer(learning_rate).minimize(loss, var_list=current_vars)
-                self.sess = tf1.Session()
-                self.sess.run(tf1.global_variables_initializer())
-                self.sess.run(self.sync)
-
-            def step(self, x, y):
-                self.sess.run(self.train, {self.x: x, self.y: y})
-                self.sess.run(self.sync)
-                current, past = self.sess.run([self.current, self.past], {self.x: x})
-                return current, past
-        '''),
+    Mutant("trainer_syncs_after_update", "lagged_trainer", "lagged-copy", "lagged_trainer_solution",
+           edited(TRAINER, ("""        current, past = self.sess.run([self.current, self.past], {self.x: x})
+        self.sess.run(self.sync)
+        self.sess.run(self.train, {self.x: x, self.y: y})
+""", """        self.sess.run(self.train, {self.x: x, self.y: y})
+        self.sess.run(self.sync)
+        current, past = self.sess.run([self.current, self.past], {self.x: x})
+"""))),
     Mutant("trainer_reuses_current", "lagged_trainer", "shared-not-copied", "lagged_trainer_solution", '''
         class LaggedTrainer:
             def __init__(self, net_fn, n_in, n_out, learning_rate):
