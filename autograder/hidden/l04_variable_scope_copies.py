@@ -13,9 +13,9 @@ CASES = {
           "src_order": ["norm/beta", "norm/gamma", "dense/kernel"], "dst_order": ["norm/gamma", "norm/beta", "dense/kernel"],
           "src_frozen": "norm/moving_mean", "dst_decoy": "net_copy2", "missing": "out/bias",
           "bad_shape": "dense/kernel"}),
-        ("scalar variables and a different order", {"src_scope": "online", "dst_scope": "frozen",
-         "shapes": {"gain": [], "bias": [], "w": [3, 1]},
-         "src_order": ["gain", "bias", "w"], "dst_order": ["bias", "gain", "w"],
+        ("scalar variables, one-letter names and a different order", {"src_scope": "online", "dst_scope": "frozen",
+         "shapes": {"gain": [], "bias": [], "w": [3, 1], "b": [1]},
+         "src_order": ["gain", "bias", "w", "b"], "dst_order": ["bias", "gain", "w", "b"],
          "missing": "gate", "bad_shape": "w"}),
     ],
     "current_and_past": [
