@@ -9,6 +9,8 @@ CASES = {
     "train_excluding": [
         ("two of three variables excluded", {"values": {"a": -2.0, "b": 0.5, "c": 4.0}, "excluded": ["b", "c"], "steps": 7, "lr": 0.05}),
         ("nothing excluded", {"values": {"p": 10.0, "q": -3.0}, "excluded": [], "steps": 3, "lr": 0.2}),
+        ("an excluded name that is the prefix of another", {"values": {"w": 2.0, "w2": -1.0, "bw": 0.0},
+         "excluded": ["w"], "steps": 4, "lr": 0.1}),
     ],
     "dense_decay": [
         ("a single layer", {"x": [[1.0, 2.0, 3.0]], "layers": [[[[0.1], [-0.2], [0.3]], [2.0]]], "decay": 0.5}),
@@ -19,8 +21,9 @@ CASES = {
          "decay": 0.001}),
     ],
     "freezer": [
-        ("a momentum optimizer and changing frozen sets", {"values": {"a": 0.0, "b": [2.0, -1.0], "c": 5.0}, "loss": "quadratic", "optimizer": "momentum",
-         "lr": 0.02, "cycle": [[], ["a"], ["a"], ["b", "c"], ["b", "c"], ["c"], ["a", "b"]], "steps": 40}),
+        ("a momentum optimizer, changing frozen sets, and a trainable variable outside var_list", {"values": {"a": 0.0, "b": [2.0, -1.0], "c": 5.0}, "loss": "quadratic", "optimizer": "momentum",
+         "lr": 0.02, "cycle": [[], ["a"], ["a"], ["b", "c"], ["b", "c"], ["c"], ["a", "b"]], "steps": 40,
+         "bystander": -1.0}),
         ("Adam with a variable frozen for several steps", {"values": {"u": -4.0, "v": 4.0}, "loss": "abs_gap", "optimizer": "adam", "lr": 0.1,
          "cycle": [[], [], ["v"], ["v"], ["v"], ["u"]], "steps": 30}),
     ],

@@ -37,7 +37,13 @@ def _first_line(exc) -> str:
 
 
 def probe_bookkeeping(build, x, w0, b0):
-    """Build the student's layer in a fresh graph; read every standard collection; run it once."""
+    """Build the student's layer in a fresh graph; read every standard collection; run it once.
+
+    Also reads what the docstring fixes beyond names: the counter's and the global step's dtypes,
+    the value the "mean_logit" summary reports, and how far each moving average moves when its
+    variable then grows by 1 (0.01 for decay 0.99). Shadow variables are found by the variable they
+    average (their names start with "w/" or "b/"), whatever the EMA is called.
+    """
     import tensorflow as tf
 
     tf1 = tf.compat.v1
@@ -47,13 +53,38 @@ def probe_bookkeeping(build, x, w0, b0):
         logits, ema_op = build(x_t, np.asarray(w0, np.float32), np.asarray(b0, np.float32))
         obs = {key: sorted(_name(i) for i in graph.get_collection(getattr(tf1.GraphKeys, attr)))
                for key, attr in COLLECTIONS.items()}
+        steps = graph.get_collection(tf1.GraphKeys.GLOBAL_STEP) or [
+            v for v in tf1.global_variables() if v.op.name == "global_step"]
+        obs["global_step_dtype"] = steps[0].dtype.base_dtype.name if steps else None
+        counters = [v for v in tf1.local_variables() + tf1.global_variables() if v.op.name == "examples_seen"]
+        variables = {v.op.name: v for v in tf1.global_variables() if v.op.name in ("w", "b")}
+        trainable = {v.op.name for v in tf1.trainable_variables()}
+        shadows = {name: sorted((v for v in tf1.global_variables() if v.op.name.startswith(name + "/")),
+                                key=lambda v: v.op.name) for name in variables}
+        obs["shadows"] = {name: [len(found), any(v.op.name in trainable for v in found)]
+                          for name, found in sorted(shadows.items())}
+        grow = [v.assign_add(tf.ones_like(v)) for v in variables.values()]
+        summaries = tf1.summary.merge_all()
         init = [tf1.global_variables_initializer(), tf1.local_variables_initializer()]
-        obs["logits"], obs["run_error"] = None, None
+        obs["logits"], obs["run_error"], obs["summary_values"], obs["ema_moves"] = None, None, None, None
+        obs["counter"] = None
         with tf1.Session() as sess:
             try:
                 sess.run(init)
+                if counters:
+                    value = sess.run(counters[0])
+                    obs["counter"] = {"dtype": counters[0].dtype.base_dtype.name,
+                                      "shape": list(np.shape(value)), "value": float(np.sum(value))}
                 obs["logits"] = sess.run(logits, {x_t: x})
+                if summaries is not None:
+                    summary = tf1.Summary.FromString(sess.run(summaries, {x_t: x}))
+                    obs["summary_values"] = {v.tag: float(v.simple_value) for v in summary.value}
                 sess.run(ema_op, {x_t: x})
+                before = sess.run(variables)
+                sess.run(grow)
+                sess.run(ema_op, {x_t: x})
+                obs["ema_moves"] = {name: [float(np.max(np.abs(sess.run(v) - before[name]))) for v in found]
+                                    for name, found in sorted(shadows.items())}
             except (tf.errors.FailedPreconditionError, tf.errors.InvalidArgumentError) as exc:
                 obs["run_error"] = _first_line(exc)
     return obs
@@ -68,8 +99,9 @@ def probe_train_excluding(train, values, excluded, steps, lr):
         final = train(dict(values), list(excluded), steps, lr)
         trainable = sorted(_name(v) for v in graph.get_collection(tf1.GraphKeys.TRAINABLE_VARIABLES))
         global_ = sorted(_name(v) for v in graph.get_collection(tf1.GraphKeys.GLOBAL_VARIABLES))
+        dtypes = {_name(v): v.dtype.base_dtype.name for v in graph.get_collection(tf1.GraphKeys.GLOBAL_VARIABLES)}
     return {"final": {str(k): float(v) for k, v in dict(final).items()},
-            "trainable": trainable, "global": global_}
+            "trainable": trainable, "global": global_, "dtypes": dtypes}
 
 
 def probe_dense(dense, x, layers, decay):
@@ -89,7 +121,7 @@ def probe_dense(dense, x, layers, decay):
             sess.run(tf1.global_variables_initializer())
             output, values = sess.run([h, terms])
     return {"output": output, "n_terms": len(terms), "terms": [float(np.sum(v)) for v in values],
-            "variables": names}
+            "term_shapes": [list(np.shape(v)) for v in values], "variables": names}
 
 
 def _freeze_report(trajectory, schedule, names):
@@ -116,8 +148,12 @@ def _freezer_loss(kind, variables):
     return tf.add_n([tf.reduce_sum(tf.square(t - float(k + 1))) for k, t in enumerate(v)])  # "quadratic"
 
 
-def probe_freezer(cls, values, loss, optimizer, lr, cycle, steps):
-    """Build the Freezer, finalize the graph, then train `steps` steps freezing cycle[i % len(cycle)]."""
+def probe_freezer(cls, values, loss, optimizer, lr, cycle, steps, bystander=None):
+    """Build the Freezer, finalize the graph, then train `steps` steps freezing cycle[i % len(cycle)].
+
+    `bystander` (an initial value) adds a trainable variable to the graph and the loss that is not in
+    var_list: the Freezer must never move it.
+    """
     import tensorflow as tf
 
     tf1 = tf.compat.v1
@@ -127,7 +163,12 @@ def probe_freezer(cls, values, loss, optimizer, lr, cycle, steps):
                      for name, value in values.items()}
         opt = (tf1.train.AdamOptimizer(lr) if optimizer == "adam"
                else tf1.train.MomentumOptimizer(lr, momentum=0.9))
-        freezer = cls(_freezer_loss(loss, variables), list(variables.values()), opt)
+        total = _freezer_loss(loss, variables)
+        outsider = None
+        if bystander is not None:
+            outsider = tf1.get_variable("bystander", initializer=np.float32(bystander))
+            total = total + tf.square(outsider - 2.0)
+        freezer = cls(total, list(variables.values()), opt)
         init = tf1.global_variables_initializer()
         graph.finalize()
         ops_at_start = len(graph.get_operations())
@@ -135,17 +176,19 @@ def probe_freezer(cls, values, loss, optimizer, lr, cycle, steps):
         with tf1.Session() as sess:
             sess.run(init)
             trajectory = [sess.run(variables)]
+            outsider_start = sess.run(outsider) if outsider is not None else None
             with guard:
                 for frozen in schedule:
                     freezer.step(sess, [variables[n] for n in frozen])
                     trajectory.append(sess.run(variables))
                     op_counts.append(len(graph.get_operations()))
+            bystander_moved = outsider is not None and bool(sess.run(outsider) != outsider_start)
     done = len(trajectory) - 1
     fresh, trained, stuck = _freeze_report(trajectory, schedule[:done], list(values))
     return {"modified_finalized_graph": guard.tripped, "steps_run": done, "ops_at_start": ops_at_start,
             "op_growth": (op_counts[-1] - ops_at_start) if op_counts else 0,
             "frozen_moved_fresh": fresh[:5], "frozen_moved_after_training": trained[:5],
-            "unfrozen_stuck": stuck[:5], "final": trajectory[-1]}
+            "unfrozen_stuck": stuck[:5], "bystander_moved": bystander_moved, "final": trajectory[-1]}
 
 
 def probe_train_layers(train, x, y, layers, schedule, lr):
@@ -188,9 +231,13 @@ def probe_train_layers(train, x, y, layers, schedule, lr):
 
 
 def _moving_averages(got, expected):
-    def shadows(obs):
-        return sorted(n for n in obs["global"] if n.endswith("/ExponentialMovingAverage"))
-    return same("moving_average")(got, expected) and shadows(got) == shadows(expected)
+    """The averaged variables, and per variable one non-trainable shadow (whatever its name)."""
+    return same("moving_average", "shadows")(got, expected)
+
+
+def _no_extra_trainable(got, expected):
+    """Fails when some variable the reference left out of TRAINABLE_VARIABLES is still in it."""
+    return not set(got["trainable"]) - set(expected["trainable"])
 
 
 def _model_vars_global(got, expected):
@@ -222,6 +269,17 @@ LESSON = Lesson(
                 Check("local-variable", "keeps examples_seen in LOCAL_VARIABLES only",
                       "examples_seen must be a local variable: in LOCAL_VARIABLES, and neither global "
                       "(it is not saved) nor trainable.", same("local"), shows=("local", "global")),
+                Check("counter-not-float32", "makes examples_seen a float32 scalar starting at 0",
+                      "examples_seen must be a float32 scalar that starts at 0. An integer initial value "
+                      "(0 rather than 0.0) makes an int32 variable, which cannot count fractional "
+                      "weights or be added to float tensors without a cast.",
+                      same("counter"), shows=("counter",)),
+                Check("step-not-int64", "creates the int64 global step",
+                      "The global step must be the int64 variable tf1.train.get_or_create_global_step() "
+                      "makes (in the GLOBAL_STEP collection). A hand-made counter starting at the "
+                      "Python int 0 is int32, and the step-based helpers (decay schedules, "
+                      "MonitoredSession hooks) expect int64.",
+                      same("global_step_dtype"), shows=("global_step_dtype",)),
                 Check("model-variables-not-global", "puts w and b in MODEL_VARIABLES and GLOBAL_VARIABLES",
                       "collections=[MODEL_VARIABLES] replaces the default list, so the variable leaves "
                       "GLOBAL_VARIABLES: global_variables_initializer and Saver no longer see it. List "
@@ -229,7 +287,13 @@ LESSON = Lesson(
                 Check("moving-average-collection", "averages w and b with ExponentialMovingAverage",
                       "ema.apply([w, b]) puts the averaged variables (not the shadows) in "
                       "MOVING_AVERAGE_VARIABLES and creates non-trainable shadow variables in "
-                      "GLOBAL_VARIABLES.", _moving_averages, shows=("moving_average", "global")),
+                      "GLOBAL_VARIABLES.", _moving_averages, shows=("moving_average", "shadows")),
+                Check("ema-decay", "averages with decay 0.99",
+                      "The moving averages do not follow decay 0.99: when w grows by 1, one more run of "
+                      "ema_op must move its average by 1 - 0.99 = 0.01. Build "
+                      "ExponentialMovingAverage(decay=0.99) without num_updates (with the global step as "
+                      "num_updates the decay starts near 0.1).",
+                      same("ema_moves", rtol=1e-3, atol=1e-5), shows=("ema_moves",)),
                 Check("summary-not-collected", "adds the mean_logit summary to SUMMARIES",
                       "tf.summary.scalar (the TF2 API) writes through a default writer and adds nothing "
                       "to the SUMMARIES collection, so merge_all() never sees it. In a v1 graph use "
@@ -237,6 +301,10 @@ LESSON = Lesson(
                 Check("wrong-logits", "computes logits = x @ w + b",
                       "The logits must be x @ w + b, with w and b starting at w0 and b0.",
                       same("logits"), shows=("logits", "run_error")),
+                Check("summary-value", "summarises the mean of the logits",
+                      "The \"mean_logit\" summary reports another value: summarise tf.reduce_mean(logits), "
+                      "the mean over the whole batch and every output.",
+                      same("summary_values"), shows=("summary_values",)),
             ),
             cases=(Case("2 inputs, 3 outputs", {"x": [[1.0, 2.0], [-1.0, 0.5]],
                                                 "w0": [[0.1, -0.2, 0.3], [0.4, 0.0, -0.1]],
@@ -246,8 +314,15 @@ LESSON = Lesson(
             id="train_excluding", symbol="train_excluding", points=2, probe=probe_train_excluding,
             checks=(
                 Check("edited-copy", "removes the excluded variables from TRAINABLE_VARIABLES",
-                      "tf1.get_collection returns a new list each call: removing from it changes "
-                      "nothing the graph keeps. Edit the live list from tf1.get_collection_ref.",
+                      "An excluded variable is still in TRAINABLE_VARIABLES. tf1.get_collection returns a "
+                      "new list each call: removing from it changes nothing the graph keeps (and passing "
+                      "var_list leaves the collection as it was). Edit the live list from "
+                      "tf1.get_collection_ref.",
+                      _no_extra_trainable, shows=("trainable",)),
+                Check("removed-too-many", "keeps every variable that is not excluded trainable",
+                      "A variable that was not excluded left TRAINABLE_VARIABLES. Match the excluded names "
+                      "exactly (v.op.name == name): 'w' is a prefix of 'w2', and a startswith() or "
+                      "substring test removes both.",
                       same("trainable"), shows=("trainable",)),
                 Check("edit-after-minimize", "leaves the excluded variables untrained",
                       "The excluded variables were trained. minimize() reads the trainable collection "
@@ -256,6 +331,11 @@ LESSON = Lesson(
                 Check("global-collection", "keeps every variable in GLOBAL_VARIABLES",
                       "Only TRAINABLE_VARIABLES should change: an excluded variable is still a model "
                       "variable that must be initialised and saved.", same("global"), shows=("global",)),
+                Check("not-float32", "creates float32 variables",
+                      "The variables must be float32 scalars. A float64 initial value (np.float64, or a "
+                      "NumPy array made without a dtype) makes a float64 variable: twice the memory, and "
+                      "it will not mix with the float32 tensors of a model.",
+                      same("dtypes"), shows=("dtypes",)),
             ),
             cases=(Case("the source's x and y, x excluded", {"values": {"x": 3.0, "y": 13.0},
                                                               "excluded": ["x"], "steps": 20, "lr": 0.1}),),
@@ -267,6 +347,10 @@ LESSON = Lesson(
                       "Each call must add exactly one term with tf1.add_to_collection(\"losses\", ...). "
                       "Appending to the list tf1.get_collection returns edits a copy, and the term is lost.",
                       same("n_terms"), shows=("n_terms",)),
+                Check("term-not-scalar", "adds a scalar term per layer",
+                      "Each term must be one scalar, decay * tf.nn.l2_loss(w). decay * w**2 / 2 is a "
+                      "matrix: tf.add_n of the collection then fails (or broadcasts) once layers differ "
+                      "in shape.", same("term_shapes"), shows=("term_shapes",)),
                 Check("decay-value", "adds decay * l2_loss(w), weights only",
                       "Each term is decay * tf.nn.l2_loss(w) = decay * sum(w**2) / 2, for the weight "
                       "matrix only: biases are not decayed.", same("terms"), shows=("terms",)),
@@ -301,6 +385,15 @@ LESSON = Lesson(
                       "variable outside `frozen`.",
                       holds(lambda got: got["unfrozen_stuck"] == [] and got["steps_run"] > 0),
                       shows=("unfrozen_stuck",)),
+                Check("trains-outside-var-list", "trains only the variables in var_list",
+                      "A trainable variable that is not in var_list moved. compute_gradients(loss) and "
+                      "minimize(loss) without var_list train every variable in TRAINABLE_VARIABLES: pass "
+                      "var_list (minus the frozen ones) explicitly.",
+                      holds(lambda got: got["bystander_moved"] is False), shows=("bystander_moved",)),
+                Check("not-one-step", "takes exactly one optimizer step per call",
+                      "The variables end up elsewhere than after one optimizer step per call of step(): "
+                      "run one update op, once, per call (no second run, no extra update of the others).",
+                      same("final", rtol=1e-4, atol=1e-5), shows=("final",)),
             ),
             cases=(Case("the source: x=3, y=31, |x - y|, Adam, freeze x 5 steps then y 5 steps, 100 steps", {
                 "values": {"x": 3.0, "y": 31.0}, "loss": "abs_gap", "optimizer": "adam", "lr": 0.01,

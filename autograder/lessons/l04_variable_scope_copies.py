@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..compare import holds, same
-from ..probing import close_session, FinalizedGraphGuard
+from ..compare import holds, same, values_match
+from ..probing import close_session, FinalizedGraphGuard, sessions_made
 from ..spec import Case, Check, Exercise, Lesson
 
 ERROR_TYPES = ("KeyError", "ValueError")
@@ -53,11 +53,13 @@ def _raised(call, name):
 
 
 def probe_sync_op(make_sync_op, src_scope, dst_scope, shapes, src_order, dst_order,
-                  missing, bad_shape, decoy=None, dst_extra=None):
+                  missing, bad_shape, decoy=None, dst_extra=None, src_frozen=None, dst_decoy=None):
     """Sync a trainable source scope into a non-trainable destination scope; then the two error cases.
 
-    `decoy` is a third scope whose name starts with `src_scope` (it must be ignored); `dst_extra`
-    is a destination variable with no source (it must be left alone); `missing` is a source
+    `decoy` is a third scope whose name starts with `src_scope` (it must be ignored); `dst_decoy` a
+    scope whose name starts with `dst_scope` (it must stay as it was); `dst_extra` is a destination
+    variable with no source (it must be left alone); `src_frozen` a non-trainable source variable
+    that has a partner (not a source: its partner must be left alone); `missing` is a source
     variable with no partner; `bad_shape` a variable whose destination has another shape.
     """
     import tensorflow as tf
@@ -74,12 +76,17 @@ def probe_sync_op(make_sync_op, src_scope, dst_scope, shapes, src_order, dst_ord
         if reshape:
             dst_shapes[reshape] = [d + 1 for d in shapes[reshape]]
         _make_variables(src_scope, src_shapes, order, trainable=True)
+        if src_frozen:
+            _make_variables(src_scope, {src_frozen: [2]}, [src_frozen], trainable=False, fill=3.0)
+            dst_shapes[src_frozen] = [2]
         if decoy:
             _make_variables(decoy, shapes, src_order, trainable=True, fill=7.0)
-        dst_order_all = list(dst_order) + ([dst_extra] if dst_extra else [])
+        dst_order_all = list(dst_order) + ([dst_extra] if dst_extra else []) + ([src_frozen] if src_frozen else [])
         if dst_extra:
             dst_shapes[dst_extra] = [1]
         _make_variables(dst_scope, dst_shapes, dst_order_all, trainable=False, fill=fill)
+        if dst_decoy:
+            _make_variables(dst_decoy, shapes, dst_order, trainable=False, fill=fill)
 
     with tf.Graph().as_default():
         build()
@@ -89,6 +96,11 @@ def probe_sync_op(make_sync_op, src_scope, dst_scope, shapes, src_order, dst_ord
             sess.run(sync)
             synced = {_relative(v, dst_scope): sess.run(v) for v in tf1.global_variables(dst_scope + "/")}
             sources = {_relative(v, src_scope): sess.run(v) for v in tf1.global_variables(src_scope + "/")}
+            decoys = ([sess.run(v) for v in tf1.global_variables(dst_decoy + "/")] if dst_decoy else [])
+    # Written where it must not be: the partner of a non-trainable source, a scope sharing a prefix
+    frozen_partner_written = bool(src_frozen) and not np.all(synced.pop(src_frozen) == fill)
+    decoy_written = any(not np.all(v == fill) for v in decoys) or (
+        bool(decoy) and any(np.all(v == 7.0) for v in synced.values()))
     untouched = sorted(name for name, value in synced.items() if np.all(value == fill))
 
     with tf.Graph().as_default():
@@ -98,33 +110,44 @@ def probe_sync_op(make_sync_op, src_scope, dst_scope, shapes, src_order, dst_ord
         build(reshape=bad_shape)
         shape_mismatch = _raised(lambda: make_sync_op(src_scope, dst_scope), bad_shape)
     return {"synced": synced, "untouched": untouched, "sources": sources,
+            "frozen_partner_written": frozen_partner_written, "decoy_written": decoy_written,
             "missing_partner": missing_partner, "shape_mismatch": shape_mismatch}
 
 
-def _net_fn(n_in, hidden, n_out):
-    """A two-layer network from get_variable + matmul, with fixed initial values."""
+def _net_fn(n_in, hidden, n_out, frozen_scale=False):
+    """A two-layer network from get_variable + matmul, with fixed initial values.
+
+    The copies start from different values (each scope its own offset), so an answer that returns
+    or trains the wrong copy, or never syncs them, shows. With `frozen_scale` the network also has
+    a non-trainable variable (`get_variable(..., trainable=False)`), as batch-norm statistics are.
+    """
     import tensorflow as tf
 
     tf1 = tf.compat.v1
 
     def net(x):
-        w1 = tf1.get_variable("layer1/w", initializer=_uniform([n_in, hidden], 1))
-        b1 = tf1.get_variable("layer1/b", initializer=_uniform([hidden], 2, 0.1))
-        w2 = tf1.get_variable("layer2/w", initializer=_uniform([hidden, n_out], 3))
-        b2 = tf1.get_variable("layer2/b", initializer=_uniform([n_out], 4, 0.1))
-        return tf.matmul(tf.tanh(tf.matmul(x, w1) + b1), w2) + b2
+        offset = np.float32(0.0 if tf1.get_variable_scope().name.endswith("current") else 0.25)
+        w1 = tf1.get_variable("layer1/w", initializer=_uniform([n_in, hidden], 1) + offset)
+        b1 = tf1.get_variable("layer1/b", initializer=_uniform([hidden], 2, 0.1) - offset)
+        w2 = tf1.get_variable("layer2/w", initializer=_uniform([hidden, n_out], 3) - offset)
+        b2 = tf1.get_variable("layer2/b", initializer=_uniform([n_out], 4, 0.1) + offset)
+        h = tf.tanh(tf.matmul(x, w1) + b1)
+        if frozen_scale:
+            h = h * tf1.get_variable("layer1/scale", initializer=np.full([hidden], 1.5, np.float32),
+                                     trainable=False)
+        return tf.matmul(h, w2) + b2
 
     return net
 
 
-def probe_current_and_past(build, n_in, hidden, n_out, x):
+def probe_current_and_past(build, n_in, hidden, n_out, x, frozen_scale=False):
     """Build both copies, then ask tf.gradients where a loss on each output can reach."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
     with tf.Graph().as_default():
         inputs = tf1.placeholder(tf.float32, [None, n_in], name="inputs")
-        current, past = build(_net_fn(n_in, hidden, n_out), inputs)
+        current, past = build(_net_fn(n_in, hidden, n_out, frozen_scale), inputs)
         current_vars = tf1.global_variables("current/")
         past_vars = tf1.global_variables("past/")
         past_loss = tf.reduce_sum(tf.square(past))
@@ -143,25 +166,31 @@ def probe_current_and_past(build, n_in, hidden, n_out, x):
             "outputs": outputs}
 
 
-def probe_lagged_trainer(cls, n_in, hidden, n_out, x, y, steps, learning_rate):
-    """Build the trainer, finalize the graph, take `steps` steps and record both outputs each time."""
+def probe_lagged_trainer(cls, n_in, hidden, n_out, x, y, steps, learning_rate, frozen_scale=False):
+    """Build the trainer, finalize the graph, take `steps` steps and record both outputs each time,
+    the sessions opened during the steps, and what the past copy's variables hold at the end."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
     x = np.asarray(x, np.float32)
     y = np.asarray(y, np.float32)
     with tf.Graph().as_default() as graph:
-        trainer = cls(_net_fn(n_in, hidden, n_out), n_in, n_out, learning_rate)
-        past_vars = sorted(_relative(v, "past") for v in tf1.global_variables("past/"))
+        trainer = cls(_net_fn(n_in, hidden, n_out, frozen_scale), n_in, n_out, learning_rate)
+        past_vars = sorted(tf1.global_variables("past/"), key=lambda v: v.op.name)
         graph.finalize()
         current, past, guard = [], [], FinalizedGraphGuard()
-        with guard:
+        with guard, sessions_made() as sessions:
             for _ in range(steps):
                 c, p = trainer.step(x, y)
                 current.append(np.asarray(c))
                 past.append(np.asarray(p))
+        session = getattr(trainer, "sess", None)
+        past_values = ({_relative(v, "past"): session.run(v) for v in past_vars}
+                       if hasattr(session, "run") and not guard.tripped else None)
         close_session(trainer)
-    return {"current_outputs": current, "past_outputs": past, "past_variables": past_vars,
+    return {"current_outputs": current, "past_outputs": past,
+            "past_variables": [_relative(v, "past") for v in past_vars],
+            "past_values": past_values, "sessions_in_steps": sessions.count,
             "modified_finalized_graph": guard.tripped}
 
 
@@ -186,11 +215,15 @@ def probe_soft_update(make_soft_update_op, source, target, tau, steps):
                     trajectory[f"target_{i}"].append(value)
             sources = {f"source_{i}": value for i, value in enumerate(sess.run(src))}
     first = {name: values[0] for name, values in trajectory.items()}
-    return {"first_step": first, "trajectory": trajectory, "sources": sources}
+    initial = {**{f"source_{i}": v for i, v in enumerate(source)}, **{f"target_{i}": v for i, v in enumerate(target)}}
+    return {"first_step": first, "trajectory": trajectory, "sources": sources, "initial": initial, "tau": tau,
+            "one_op": isinstance(op, (tf.Operation, tf.Tensor))}
 
 
 def probe_polyak_update(polyak_update, target, source, tau, steps):
-    """Eager: update nested tf.Variables `steps` times, then try a source with one leaf too many."""
+    """Eager: update nested tf.Variables `steps` times, then call it with sources whose structure
+    differs: one leaf too many (at the end), and (same number of leaves) a renamed key or regrouped
+    list. Each must raise before any target changes."""
     import tensorflow as tf
 
     def variables(values):
@@ -202,16 +235,44 @@ def probe_polyak_update(polyak_update, target, source, tau, steps):
         return structure.items() if isinstance(structure, dict) else enumerate(structure)
 
     tgt, src = variables(target), variables(source)
+    originals = tf.nest.flatten(tgt)
     history = {}
     for _ in range(steps):
         polyak_update(tgt, src, tau)
         for key, var in items(tgt):
-            history.setdefault(str(key), []).append(var.numpy())
+            history.setdefault(str(key), []).append(np.asarray(var))
+    kept = len(originals) == len(tf.nest.flatten(tgt)) and all(
+        a is b for a, b in zip(originals, tf.nest.flatten(tgt)))
     sources = {str(k): v.numpy() for k, v in items(src)}
     extra = tf.Variable(np.zeros([2], np.float32))
-    longer = dict(src, zz_unpaired=extra) if isinstance(src, dict) else [*src, extra]
-    mismatch = _raised(lambda: polyak_update(tgt, longer, tau), "")
-    return {"values": history, "sources": sources, "mismatch_error": mismatch["type"]}
+    if isinstance(src, dict):
+        longer = dict(src, zz_unpaired=extra)
+        keys = sorted(src)
+        reshaped = {(k + "_renamed" if k == keys[0] else k): v for k, v in src.items()}
+    else:
+        longer = [*src, extra]
+        reshaped = [*src[:-2], [src[-2], src[-1]]] if len(src) >= 2 else [[src[0]]]
+    mismatch, changed = {}, []
+    for kind, other in (("one more leaf", longer), ("same count, other structure", reshaped)):
+        before = [v.numpy() for v in tf.nest.flatten(tgt)]
+        mismatch[kind] = _raised(lambda: polyak_update(tgt, other, tau), "")["type"]
+        after = [v.numpy() for v in tf.nest.flatten(tgt)]
+        if mismatch[kind] is not None and any(not np.array_equal(b, a) for b, a in zip(before, after)):
+            changed.append(kind)
+    return {"values": history, "kept_variables": kept, "sources": sources,
+            "mismatch_error": mismatch, "changed_before_error": changed}
+
+
+def _starts_equal(got):
+    return values_match(got["past_outputs"][:1], got["current_outputs"][:1])
+
+
+def _not_reversed(got, expected):
+    """False only when the first update is tau * target + (1 - tau) * source (and that is not also right)."""
+    tau, initial = got["tau"], got["initial"]
+    reversed_ = {name: (1 - tau) * np.asarray(initial["source" + name[6:]]) + tau * np.asarray(value)
+                 for name, value in initial.items() if name.startswith("target")}
+    return not (values_match(got["first_step"], reversed_) and not values_match(expected["first_step"], reversed_))
 
 
 def _clear_error(key, types=ERROR_TYPES):
@@ -225,21 +286,32 @@ LESSON = Lesson(
         Exercise(
             id="sync_op", symbol="make_sync_op", points=3, probe=probe_sync_op,
             checks=(
+                Check("prefix-scope", "touches no scope that merely shares the name's prefix",
+                      "A scope whose name only starts with the same letters (e.g. 'current_old' next to "
+                      "'current') was read or written. get_collection(key, scope) matches the scope as a "
+                      "prefix of the name: pass src_scope + '/' and dst_scope + '/' so only variables "
+                      "inside the scope are selected.",
+                      same("decoy_written"), shows=("decoy_written",)),
+                Check("non-trainable-source", "copies only the trainable variables of the source",
+                      "The partner of a non-trainable source variable was overwritten. The sources are the "
+                      "*trainable* variables under src_scope (tf1.trainable_variables(src_scope + '/')); "
+                      "counters and statistics in the source scope are not copied.",
+                      same("frozen_partner_written"), shows=("frozen_partner_written",)),
+                Check("copied-backwards", "leaves the source variables as they were",
+                      "The sync changed the source. `dst.assign(src)` writes into dst; "
+                      "`src.assign(dst)` would overwrite the network you are copying from.",
+                      same("sources"), shows=("sources",)),
+                Check("full-name-match", "changes every destination that has a source partner",
+                      "Destinations that have a partner were left untouched (or ones without a partner "
+                      "were written). Full names never match across scopes ('current/w' vs 'past/w'): "
+                      "strip the 'scope/' prefix first, then compare what is left.",
+                      same("untouched"), shows=("untouched",)),
                 Check("matched-by-order", "copies each source into the destination of the same relative name",
                       "Some destination received another variable's value. Pair variables by their name "
                       "relative to the scope ('layer1/w'), not by position: collections list variables in "
                       "creation order, and two copies built in a different order pair the wrong "
                       "variables without complaint when their shapes agree.",
                       same("synced"), shows=("synced",)),
-                Check("full-name-match", "changes every destination that has a source partner",
-                      "Destinations that have a partner were left untouched (or ones without a partner "
-                      "were written). Full names never match across scopes ('current/w' vs 'past/w'): "
-                      "strip the 'scope/' prefix first, then compare what is left.",
-                      same("untouched"), shows=("untouched",)),
-                Check("copied-backwards", "leaves the source variables as they were",
-                      "The sync changed the source. `dst.assign(src)` writes into dst; "
-                      "`src.assign(dst)` would overwrite the network you are copying from.",
-                      same("sources"), shows=("sources",)),
                 Check("silent-missing-partner", "raises a KeyError or ValueError naming a source with no partner",
                       "A source variable with no partner in the destination scope must stop the build with "
                       "a KeyError (or ValueError) whose message names it. Skipping it silently leaves a "
@@ -283,8 +355,9 @@ LESSON = Lesson(
                       holds(lambda got: bool(got["current_gradients_flow"]) and all(got["current_gradients_flow"])),
                       shows=("current_gradients_flow",)),
                 Check("wrong-outputs", "returns (current_out, past_out), each net_fn(x)",
-                      "The outputs differ from net_fn(x) under each scope. Return the tuple "
-                      "(current_out, past_out) in that order.",
+                      "The outputs differ from net_fn(x) under each scope. The two copies start from "
+                      "different values here, so each output must come from its own copy: return the "
+                      "tuple (current_out, past_out) in that order.",
                       same("outputs"), shows=("outputs",)),
             ),
             cases=(Case("3 inputs, 4 hidden, 2 outputs", {
@@ -300,6 +373,19 @@ LESSON = Lesson(
                       "graph without bound.",
                       holds(lambda got: got["modified_finalized_graph"] is False),
                       shows=("modified_finalized_graph",)),
+                Check("shared-not-copied", "keeps a past copy with variables of its own",
+                      "The 'past' scope must hold its own variables (a copy), not reuse the current ones.",
+                      same("past_variables"), shows=("past_variables",)),
+                Check("session-per-step", "runs every step in the one session __init__ opened",
+                      "step() opened a new Session. A session holds the variables' values: open "
+                      "self.sess once in __init__ and run every step in it.",
+                      holds(lambda got: got["sessions_in_steps"] == 0), shows=("sessions_in_steps",)),
+                Check("no-initial-sync", "starts the past copy equal to the current one",
+                      "On the first step the past output differs from the current one: the two copies are "
+                      "initialised to different values, so __init__ must run the sync op once after "
+                      "initialising, before any step.",
+                      holds(_starts_equal),
+                      shows=("past_outputs",)),
                 Check("lagged-copy", "returns a past output one training step behind the current one",
                       "The past output is not one step behind. In step(): evaluate both outputs, then sync "
                       "past <- current, then train. Syncing after the update makes the copy equal to the "
@@ -310,9 +396,11 @@ LESSON = Lesson(
                       "of the current output with GradientDescentOptimizer(learning_rate), over the "
                       "current variables only.",
                       same("current_outputs"), shows=("current_outputs",)),
-                Check("shared-not-copied", "keeps a past copy with variables of its own",
-                      "The 'past' scope must hold its own variables (a copy), not reuse the current ones.",
-                      same("past_variables"), shows=("past_variables",)),
+                Check("past-not-in-variables", "keeps the past weights in the past copy's variables",
+                      "The past copy's variables do not hold the weights of one step ago. Keep the past "
+                      "weights in the graph, copied by the sync op, not in Python values fed back in: "
+                      "anything that reads the past variables (a Saver, another op) sees stale values.",
+                      same("past_values", rtol=1e-4, atol=1e-5), shows=()),
             ),
             cases=(Case("3 steps on 2 samples, learning rate 0.1", {
                 "n_in": 2, "hidden": 3, "n_out": 1, "x": [[1.0, -1.0], [0.5, 2.0]], "y": [[1.0], [-1.0]],
@@ -321,17 +409,21 @@ LESSON = Lesson(
         Exercise(
             id="soft_update", symbol="make_soft_update_op", points=2, probe=probe_soft_update,
             checks=(
+                Check("not-one-op", "returns one op",
+                      "make_soft_update_op must return one op (tf.group(*assigns)), not a list: a caller "
+                      "passes it to sess.run, to control_dependencies or to another group as one thing.",
+                      holds(lambda got: got["one_op"] is True), shows=("one_op",)),
+                Check("copied-backwards", "leaves the sources as they were",
+                      "The update changed a source variable: assign to the target only.",
+                      same("sources"), shows=("sources",)),
                 Check("tau-reversed", "moves each target a fraction tau of the way to its source",
                       "After one update the target must be tau * source + (1 - tau) * target. With tau "
                       "the wrong way round, a small tau copies almost everything at once.",
-                      same("first_step"), shows=("first_step",)),
+                      _not_reversed, shows=("first_step",)),
                 Check("no-decay", "follows target_k = source + (1 - tau)^k (target_0 - source)",
                       "Over several updates the target must close a fraction tau of the remaining gap each "
                       "time. Adding tau * source without shrinking the old target (assign_add) never "
                       "converges.", same("trajectory"), shows=("trajectory",)),
-                Check("copied-backwards", "leaves the sources as they were",
-                      "The update changed a source variable: assign to the target only.",
-                      same("sources"), shows=("sources",)),
             ),
             cases=(Case("two variables, tau 0.1, 3 updates", {
                 "source": [[1.0, 2.0, 3.0], [[4.0, -4.0]]], "target": [[0.0, 0.0, 0.0], [[0.0, 8.0]]],
@@ -340,19 +432,31 @@ LESSON = Lesson(
         Exercise(
             id="polyak_update", symbol="polyak_update", points=2, probe=probe_polyak_update,
             checks=(
+                Check("copied-backwards", "leaves the sources as they were",
+                      "The update changed a source variable: assign to the target only.",
+                      same("sources"), shows=("sources",)),
                 Check("computed-not-assigned", "changes the target variables in place",
                       "The targets keep their old values. Computing tau * s + (1 - tau) * t (with "
                       "map_structure or in a loop) only makes new tensors; call t.assign(...) to change "
                       "the variable.", same("values"), shows=("values",)),
-                Check("silent-zip", "raises when the two structures differ",
-                      "A source with one variable more went through without an error. zip() stops at the "
-                      "shorter list without a word: check with tf.nest.assert_same_structure (or "
-                      "zip(..., strict=True)) first.",
-                      holds(lambda got: got["mismatch_error"] in ("ValueError", "TypeError")),
+                Check("changed-before-error", "raises before changing any target",
+                      "The call raised, but only after it had already assigned some targets, so a failed "
+                      "update leaves the copy half-updated. zip(..., strict=True) raises only when it "
+                      "reaches the end of the shorter list, after the loop body ran for every pair: "
+                      "check the structures before the first assign.",
+                      holds(lambda got: got["changed_before_error"] == []), shows=("changed_before_error",)),
+                Check("silent-zip", "raises when the two structures differ, even with as many leaves",
+                      "A source whose structure differs from the target's went through without an error "
+                      "(one variable more, or as many variables under other keys or grouped otherwise). "
+                      "zip() stops at the shorter list without a word, and flattening hides renamed keys: "
+                      "check with tf.nest.assert_same_structure(target, source) first.",
+                      holds(lambda got: all(t in ("ValueError", "TypeError") for t in got["mismatch_error"].values())),
                       shows=("mismatch_error",)),
-                Check("copied-backwards", "leaves the sources as they were",
-                      "The update changed a source variable: assign to the target only.",
-                      same("sources"), shows=("sources",)),
+                Check("replaced-not-assigned", "keeps the target's own variable objects",
+                      "The target structure now holds new variables. Whoever else holds the old ones (an "
+                      "optimizer, a checkpoint, a Keras model) never sees the update: change each "
+                      "variable in place with t.assign(...).",
+                      holds(lambda got: got["kept_variables"] is True), shows=("kept_variables",)),
             ),
             cases=(Case("list of two variables, tau 0.2, 2 updates", {
                 "target": [[0.0, 0.0], [10.0]], "source": [[1.0, -1.0], [0.0]], "tau": 0.2, "steps": 2}),),
