@@ -64,7 +64,12 @@ class Node:
 
     @property
     def scope(self) -> str:
-        return self.name.rpartition("/")[0]
+        return self.name.rstrip("/").rpartition("/")[0]
+
+    @property
+    def short_name(self) -> str:
+        """The last part of the name; a folded scope keeps its trailing slash (`gradients/`)."""
+        return self.name.rstrip("/").rpartition("/")[2] + ("/" if self.name.endswith("/") else "")
 
     @property
     def kind(self) -> str:
@@ -179,9 +184,9 @@ class GraphPicture:
         lines = [self.title] if self.title else []
         lines.append(self.summary())
         printed: set[str] = set()
-        for name in sorted(self.nodes, key=lambda n: n.split("/")):
+        for name in sorted(self.nodes, key=lambda n: n.rstrip("/").split("/")):
             node = self.nodes[name]
-            parts = name.split("/")
+            parts = name.rstrip("/").split("/")
             for depth in range(1, len(parts)):
                 scope = "/".join(parts[:depth])
                 if scope not in printed:
@@ -190,7 +195,7 @@ class GraphPicture:
             what = f"{node.count} ops" if node.kind == "collapsed" else node.op
             value = f" = {node.value}" if node.value is not None else ""
             sources = node.inputs + [f"^{c}" for c in node.controls]
-            lines.append("  " * (len(parts) - 1) + f"{parts[-1]} ({what}){value}"
+            lines.append("  " * (len(parts) - 1) + f"{node.short_name} ({what}){value}"
                          + (f"  <- {', '.join(sources)}" if sources else ""))
         return "\n".join(lines)
 
@@ -248,7 +253,7 @@ def show_graph(graph: Any, *, hide_init: bool = True, fold_reads: bool = True, c
         elif fold_reads and (owner := _read_of(node, all_nodes)):
             reads[name] = owner
         elif scope := _collapsed_scope(name, collapse):
-            target[name] = scope
+            target[name] = scope + "/"  # the trailing slash keeps it apart from an op of the same name
         else:
             target[name] = name
     for name, owner in reads.items():
@@ -287,7 +292,7 @@ def _quote(text: str) -> str:
 
 
 def _label(node: Node) -> str:
-    short = html.escape(node.name.rpartition("/")[2])
+    short = html.escape(node.short_name)
     if node.kind == "collapsed":
         detail = f"{node.count} ops" if node.count != 1 else "1 op"
     else:

@@ -54,12 +54,13 @@ def test_collapsed_scopes_are_one_node_with_their_op_count():
     graph = threshold_graph()
     picture = show_graph(graph)
     gradients = [op for op in graph.get_operations() if op.name.startswith("gradients/")]
-    assert picture.nodes["gradients"].kind == "collapsed" and picture.nodes["gradients"].count == len(gradients)
-    assert "save" in picture.nodes and not [n for n in picture.nodes if n.startswith(("gradients/", "save/"))]
+    folded = picture.nodes["gradients/"]  # a folded scope keeps its slash: an op may bear the scope's name
+    assert folded.kind == "collapsed" and folded.count == len(gradients)
+    assert "save/" in picture.nodes and not [n for n in picture.nodes if n.startswith(("gradients/", "save/")) and n not in ("gradients/", "save/")]
     assert f"{len(gradients)} ops" in picture.dot
-    assert any("gradients" in node.inputs for node in picture.nodes.values())  # edges reach the folded node
+    assert any("gradients/" in node.inputs for node in picture.nodes.values())  # edges reach the folded node
     everything = show_graph(graph, collapse=None)
-    assert any(n.startswith("gradients/") for n in everything.nodes) and "gradients" not in everything.nodes
+    assert any(n.startswith("gradients/") for n in everything.nodes) and "gradients/" not in everything.nodes
 
 
 def test_hide_and_highlight():
@@ -67,7 +68,17 @@ def test_hide_and_highlight():
     picture = show_graph(graph, hide=["loss", "train*"], highlight=["threshold", "gradients/Shape"])
     assert "loss" not in picture.nodes and "train" not in picture.nodes
     marked = re.findall(r'^\s*"([^"]+)" \[.*penwidth=2.5', picture.dot, flags=re.M)
-    assert sorted(marked) == ["gradients", "threshold"]  # a folded scope is marked for the op it holds
+    assert sorted(marked) == ["gradients/", "threshold"]  # a folded scope is marked for the op it holds
+
+
+def test_a_folded_scope_and_an_op_of_the_same_name_stay_apart():
+    with tf.Graph().as_default() as graph:
+        v = tf1.get_variable("v", initializer=2.0)
+        tf1.train.AdamOptimizer(0.1).minimize(tf.square(v))  # a NoOp "Adam" and a scope "Adam/"
+    picture = show_graph(graph, collapse=("gradients", "Adam"))
+    assert picture.nodes["Adam"].op == "NoOp" and picture.nodes["Adam/"].kind == "collapsed"
+    assert "Adam/" in picture.nodes["Adam"].controls
+    assert "<B>Adam/</B>" in picture.dot and "<B>Adam</B>" in picture.dot
 
 
 def test_control_edges_are_dashed():
