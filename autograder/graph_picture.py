@@ -282,7 +282,8 @@ def show_graph(graph: Any, *, hide_init: bool = True, fold_reads: bool = True, c
                     edges.add((tail, head, control))
     for tail, head, control in sorted(edges):
         (shown[head].controls if control else shown[head].inputs).append(tail)
-    marked = {target[n] for n in highlight if target.get(n) is not None}
+    # A new read of an old variable does not make the variable new: folded reads mark nothing.
+    marked = {target[n] for n in highlight if target.get(n) is not None and n not in reads}
     dot = _dot_source(shown, sorted(edges), marked, title, rankdir)
     return GraphPicture(dot, shown, len(all_nodes), hidden, title, dot_binary)
 

@@ -69,6 +69,9 @@ def test_hide_and_highlight():
     assert "loss" not in picture.nodes and "train" not in picture.nodes
     marked = re.findall(r'^\s*"([^"]+)" \[.*penwidth=2.5', picture.dot, flags=re.M)
     assert sorted(marked) == ["gradients/", "threshold"]  # a folded scope is marked for the op it holds
+    reads = [op.name for op in graph.get_operations() if op.type == "ReadVariableOp"]
+    marked = re.findall(r'^\s*"([^"]+)" \[.*penwidth=2.5', show_graph(graph, highlight=reads).dot, flags=re.M)
+    assert "layer/w" not in marked  # a new read of an old variable does not mark the variable
 
 
 def test_a_folded_scope_and_an_op_of_the_same_name_stay_apart():
