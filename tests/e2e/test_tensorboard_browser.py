@@ -1,6 +1,6 @@
 """Lesson 05's TensorBoard, inline in the students' JupyterLab: the cells that write two runs and
 call `%tensorboard` show TensorBoard's page in the output, its scalars dashboard lists both runs
-and the `loss` tag, and the notebook's own clean-up cell stops the server it started.
+and the `summaries/loss` tag, and the notebook's own clean-up cell stops the server it started.
 
 Only the five cells the TensorBoard section needs run (not Run All): the lesson's other cells are
 covered by the grading tests, and each full run costs a minute of a 2-core machine.
@@ -16,9 +16,9 @@ from tests.e2e.test_student_browser import cell_with_source, code_cells, fail_on
 
 NOTEBOOK = "05_checkpoints_and_summaries/checkpoints_and_summaries.ipynb"
 # The cells to run, in order, each named by a line of its source.
-CELLS = ['check = Checker("05_checkpoints_and_summaries")',   # imports, WORK, new_dir
+CELLS = ["from autograder.check import Checker",              # imports, WORK, new_dir
          "def build_regression(",                             # the model and X_DATA
-         'tb_root = new_dir("tensorboard")',                  # two runs, one folder each
+         "for learning_rate in (0.002, 0.02):",               # two runs, one folder each
          "%tensorboard --logdir",                             # the server and its iframe
          "tensorboard_manager.get_all()"]                     # stop the server
 RUNS = ("lr_0.002", "lr_0.02")
@@ -54,6 +54,7 @@ def run_cell(page, text: str):
 def test_tensorboard_shows_both_runs_inline(lesson05_lab, page, artifacts):
     page.goto(lesson05_lab.tree(NOTEBOOK), wait_until="domcontentloaded")
     code_cells(page).first.locator(".cm-content").wait_for(timeout=120_000)
+    expect(page.locator(".jp-Toolbar-kernelName").first).to_have_text(re.compile("Python 3"), timeout=120_000)
     page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for(timeout=120_000)
     servers = []
     try:
@@ -67,10 +68,10 @@ def test_tensorboard_shows_both_runs_inline(lesson05_lab, page, artifacts):
         servers = tensorboards_of(lesson05_lab)
         assert servers, "no TensorBoard server under the lab's kernel"
         frame = board.frame_locator("iframe[id^='tensorboard-frame']")
-        frame.get_by_text("Scalars", exact=True).first.click(timeout=CELL_TIMEOUT)
+        frame.get_by_text("Scalars", exact=True).first.click(timeout=CELL_TIMEOUT)  # show scalar cards only
         for run in RUNS:  # the runs selector of the scalars dashboard
             expect(frame.get_by_text(run, exact=True).first).to_be_visible(timeout=CELL_TIMEOUT)
-        expect(frame.get_by_text("loss", exact=True).first).to_be_visible(timeout=CELL_TIMEOUT)  # the tag's card
+        expect(frame.get_by_text("summaries/loss", exact=True).first).to_be_visible(timeout=CELL_TIMEOUT)  # its card
         board.scroll_into_view_if_needed()
         board.screenshot(path=str(artifacts / "tensorboard_inline.png"))
 
