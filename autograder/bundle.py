@@ -14,10 +14,11 @@ from pathlib import Path
 
 from . import COURSE_ROOT
 
-# What `from autograder.check import Checker` and the lessons import, and nothing else
-# (tests/test_bundle.py checks the list against a real import).
+# What `from autograder.check import Checker`, the lessons and the notebooks' pictures of graphs
+# (graph_picture) import, and nothing else (tests/test_bundle.py checks the list against a real import).
 STUDENT_MODULES = ("__init__.py", "check.py", "compare.py", "feedback.py", "judge.py", "probe.py", "probing.py",
-                   "quiet.py", "reference.py", "spec.py", "lab.py", "lessons/*.py", "public_expected/*.json")
+                   "quiet.py", "reference.py", "spec.py", "lab.py", "graph_picture.py", "lessons/*.py",
+                   "public_expected/*.json")
 
 # What the notebooks and the check cells import, and JupyterLab to run them in; versions from the
 # course's requirements.txt, so the student's set is a tested subset of the instructor's.
@@ -77,6 +78,9 @@ Run `make lab` (Python 3.11 needed). The first run installs everything into `.ve
 JupyterLab opens on `notebooks/`. Open a lesson, run it from the top, fill in each exercise where
 it says `# YOUR CODE HERE`, and run the check cell under it: it tells you, check by check, what
 is right and what is not yet.
+
+Lessons 02 to 04 draw their graphs with Graphviz (`sudo apt-get install graphviz`, or `brew install
+graphviz`); without it, those cells print the graph as text instead.
 """
 
 

@@ -58,7 +58,7 @@ INSTRUCTOR_ONLY = ("batch", "cluster", "sandbox", "zygote", "gradebook", "forkse
 
 def test_bundle_ships_exactly_the_modules_the_check_cells_import(bundle, tmp_path):
     """Unpacked alone (the course checkout out of reach), its autograder runs a check; and every
-    module it ships is one that the check cells, the lessons or the lab import."""
+    module it ships is one that the check cells, the lessons, the lab or the notebooks' pictures import."""
     with zipfile.ZipFile(build(tmp_path / "b.zip")) as archive:
         archive.extractall(tmp_path)
     course = tmp_path / "tfgraph-course"
@@ -66,7 +66,7 @@ def test_bundle_ships_exactly_the_modules_the_check_cells_import(bundle, tmp_pat
                for n in bundle if n.startswith("tfgraph-course/autograder/") and n.endswith(".py")}
     assert not {f"autograder.{m}" for m in INSTRUCTOR_ONLY} & shipped
     script = (
-        "import sys, autograder, autograder.check, autograder.lab, autograder.lessons as L\n"
+        "import sys, autograder, autograder.check, autograder.lab, autograder.graph_picture, autograder.lessons as L\n"
         "assert autograder.__file__.startswith(sys.argv[1]), autograder.__file__\n"
         "for a in L.assignments(): L.load(a)\n"
         "check = autograder.check.Checker('02_rebuild_vs_feed')\n"

@@ -113,12 +113,17 @@ def artifacts() -> Path:
     return ARTIFACTS
 
 
+def lesson_lab(tmp_path: Path, assignment: str):
+    """JupyterLab (a context manager) on a scratch copy of notebooks/<assignment>."""
+    root = tmp_path / "notebooks"
+    shutil.copytree(REPO / "notebooks" / assignment, root / assignment)
+    return running_lab(tmp_path, root)
+
+
 @pytest.fixture
 def lab(tmp_path, sync_playwright):
     """JupyterLab on a scratch copy of notebooks/02_rebuild_vs_feed."""
-    root = tmp_path / "notebooks"
-    shutil.copytree(REPO / "notebooks" / "02_rebuild_vs_feed", root / "02_rebuild_vs_feed")
-    with running_lab(tmp_path, root) as server:
+    with lesson_lab(tmp_path, "02_rebuild_vs_feed") as server:
         yield server
 
 
@@ -206,3 +211,10 @@ def _stop(process: subprocess.Popen) -> None:
     except ProcessLookupError:
         pass
     process.wait(timeout=30)
+
+
+@pytest.fixture
+def lesson05_lab(tmp_path, sync_playwright):
+    """JupyterLab on a scratch copy of notebooks/05_checkpoints_and_summaries (the TensorBoard lesson)."""
+    with lesson_lab(tmp_path, "05_checkpoints_and_summaries") as server:
+        yield server
