@@ -12,7 +12,7 @@ PYTEST_ARGS ?=
 # nbgrader runs tools (alembic) from PATH: put the venv first.
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: setup lab test e2e release grade report bench student-bundle clean
+.PHONY: setup lab test e2e release grade report bench mutants student-bundle clean
 
 # The same test the grader makes (autograder.sandbox.bwrap_works): can bubblewrap build a sandbox?
 BWRAP_CHECK := bwrap --ro-bind / / --unshare-net --unshare-pid --cap-drop ALL true >/dev/null 2>&1
@@ -62,6 +62,11 @@ report: setup
 # the batch grader; prints each repeat's walls, then the medians and the speed-ups over stock.
 bench: setup
 	$(PY) bench/grading_throughput.py --copies $(or $(COPIES),8) --repeats $(or $(REPEATS),3) --jobs $(JOBS)
+
+# Machine-made mutants of every solution, graded in one warm batch: each exercise's kill rate and the
+# survivors to triage (tests/mutation/). ASSIGNMENTS="02_rebuild_vs_feed" narrows it.
+mutants: setup
+	$(PY) -m tests.mutation $(ASSIGNMENTS) --jobs $(JOBS)
 
 # A zip for students: released notebooks, public checks, requirements, a Makefile with `lab`.
 student-bundle: setup

@@ -146,6 +146,7 @@ class Zygote:
         if not self.alive():
             raise ZygoteDied("the zygote is not running")
         for _ in range(SWEEP_ROUNDS):
+            self._ask({"reset": True})  # reap: a kernel that has ended stays a zombie until then
             leftovers = self._leftovers()
             if not leftovers:
                 break
@@ -153,7 +154,6 @@ class Zygote:
             time.sleep(0.05)
         else:
             raise ZygoteDied("processes a kernel left behind could not all be killed")
-        self._ask({"reset": True})
         for entry in self.logdir.iterdir():
             entry.unlink(missing_ok=True)
 

@@ -94,3 +94,61 @@ class FreshDirectory:
         os.chdir(self._previous)
         shutil.rmtree(self.path, ignore_errors=True)
         return False
+
+
+class InstancesMade(CallCounter):
+    """`with InstancesMade(cls) as made:` counts the objects of `cls` (or of a subclass that does not
+    override `__init__`) made inside the block, and keeps them in `made.instances`. Probes use it to
+    reach the session an exercise opened, whatever attribute the student kept it under:
+    `sessions_opened()` is `InstancesMade` of TF1's BaseSession."""
+
+    def __init__(self, cls: type) -> None:
+        super().__init__(cls, "__init__")
+        self.instances: list[Any] = []
+
+    def __enter__(self) -> "InstancesMade":
+        original = self._original
+
+        def counted(obj, *args, **kwargs):
+            self.count += 1
+            self.instances.append(obj)
+            return original(obj, *args, **kwargs)
+
+        setattr(self.owner, self.name, counted)
+        return self
+
+
+def sessions_opened() -> InstancesMade:
+    """An InstancesMade of TF1 sessions: `made.instances` are the sessions opened in the block."""
+    from tensorflow.python.client import session
+
+    return InstancesMade(session.BaseSession)
+
+
+def session_runs() -> CallCounter:
+    """A CallCounter of `Session.run` calls (`t.eval()` and `op.run()` go through it too)."""
+    from tensorflow.python.client import session
+
+    return CallCounter(session.BaseSession, "run")
+
+
+def graph_variables(graph: Any) -> list:
+    """The variables of `graph` (global and local collections), each once, in creation order."""
+    import tensorflow as tf
+
+    keys = tf.compat.v1.GraphKeys
+    return list(dict.fromkeys(graph.get_collection(keys.GLOBAL_VARIABLES) + graph.get_collection(keys.LOCAL_VARIABLES)))
+
+
+def after_reset(sessions: list, variables: list, then: Any) -> Any:
+    """Set an exercise's one variable back to its initial value, by running its initializer in the one
+    session the exercise opened, and return `then()`: state kept in the variable starts over, state
+    kept in Python does not. None when there is not exactly one session and one variable; the error's
+    type name when resetting or `then` raises (a closed session, say)."""
+    if len(sessions) != 1 or len(variables) != 1:
+        return None
+    try:
+        sessions[0].run(variables[0].initializer)
+        return then()
+    except Exception as exc:  # noqa: BLE001 - an error is an observation too
+        return type(exc).__name__

@@ -14,6 +14,7 @@ from autograder.reference import solution_path
 from autograder.sandbox import bwrap_works
 from tests.alternatives import groups_of
 from tests.mutants import mutants_of
+from tests.mutation.lean import lean_notebook
 from tests.swaps import swap_cells
 
 # TFCOURSE_TEST_LESSONS="02_rebuild_vs_feed 07_learning_rate_decay" narrows the graded lessons while
@@ -47,7 +48,11 @@ def _lay_out(root: Path, student: str, assignment: str, nb: nbformat.NotebookNod
 @pytest.fixture(scope="session")
 def graded(tmp_path_factory) -> dict[tuple[str, str], dict]:
     """Result records keyed by (student, assignment): students `solution`, `release`, `mutant-<name>`
-    and `alternatives-<k>` (the k-th group of a lesson's alternatives)."""
+    and `alternatives-<k>` (the k-th group of a lesson's alternatives).
+
+    Solutions and releases are graded whole. Mutants and alternatives are graded lean (every
+    exercise, none of the demos: `tests.mutation.lean`), which is what keeps the suite fast;
+    `lean-solution`, the solution cut the same way, must keep full marks for that to be sound."""
     from autograder.batch import grade_all
     from autograder.submissions import discover
 
@@ -56,10 +61,11 @@ def graded(tmp_path_factory) -> dict[tuple[str, str], dict]:
         solution = nbformat.read(solution_path(lessons.load(assignment)), as_version=4)
         _lay_out(root, "solution", assignment, solution)
         _lay_out(root, "release", assignment, nbformat.read(release_path(assignment), as_version=4))
+        _lay_out(root, "lean-solution", assignment, lean_notebook(solution))
         for mutant in mutants_of(assignment):
-            _lay_out(root, f"mutant-{mutant.name}", assignment, mutant.apply(solution))
+            _lay_out(root, f"mutant-{mutant.name}", assignment, lean_notebook(mutant.apply(solution)))
         for k, group in enumerate(groups_of(assignment), 1):
-            _lay_out(root, f"alternatives-{k}", assignment, swap_cells(solution, group))
+            _lay_out(root, f"alternatives-{k}", assignment, lean_notebook(swap_cells(solution, group)))
     out = root.parent / "results"
     records = grade_all(discover([root]), out, jobs=2, limits=LIMITS)
     return {(r["student"], r["assignment"]): r for r in records}

@@ -76,3 +76,24 @@ def test_zygotes_can_be_turned_off():
     pool = Zygotes(hidden=(), enabled=False)
     with pool.lease({}) as zygote:
         assert zygote is None
+
+
+@pytest.mark.slow
+@needs_sandbox
+def test_honest_kernels_share_one_warm_zygote(tmp_path, monkeypatch):
+    """The reset after an honest kernel succeeds (its zombie is reaped first), so the zygote, and
+    its imported TensorFlow, serves the next kernel instead of being replaced."""
+    from autograder import forkserver
+    from autograder.batch import grade_all
+    from autograder.submissions import discover
+    from tests.conftest import release_path
+
+    starts = []
+    original = forkserver.Zygote.start
+    monkeypatch.setattr(forkserver.Zygote, "start", lambda self: (starts.append(self), original(self))[1])
+    root = tmp_path / "submitted"
+    for student in ("a", "b", "c"):
+        submission(root, student, nbformat.read(release_path(ASSIGNMENT), as_version=4))
+    records = grade_all(discover([root]), tmp_path / "out", jobs=1, limits=LIMITS)
+    assert [r["status"] for r in records] == ["graded"] * 3
+    assert len(starts) == 1

@@ -15,6 +15,15 @@ def test_solution_gets_full_marks(graded, assignment):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_solution_without_its_demos_keeps_full_marks(graded, assignment):
+    """Mutants and alternatives are graded without the demo cells: sound only if the solution is."""
+    record = graded[("lean-solution", assignment)]
+    assert record["status"] == "graded", record["reason"]
+    assert record["score"] == record["max_score"], [e["feedback"] for e in record["exercises"] if not e["passed"]]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_untouched_release_gets_zero(graded, assignment):
     record = graded[("release", assignment)]
     assert record["status"] == "graded", record["reason"]

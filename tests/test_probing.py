@@ -45,3 +45,39 @@ def test_fresh_directory_lists_what_was_left_and_cleans_up():
         open("notes.txt", "w").close()
     assert where.left == ["ckpt/model.index", "notes.txt"]
     assert os.getcwd() == before and not os.path.exists(where.path)
+
+
+def test_sessions_opened_keeps_the_sessions_and_session_runs_counts_runs():
+    import tensorflow as tf
+
+    from autograder.probing import session_runs, sessions_opened
+
+    with tf.Graph().as_default():
+        one = tf.constant(1.0)
+        with sessions_opened() as made, session_runs() as runs:
+            sess = tf.compat.v1.Session()
+            sess.run(one)
+            with sess.as_default():
+                one.eval()
+    assert made.count == 1 and made.instances == [sess]
+    assert runs.count == 2
+    sess.close()
+
+
+def test_after_reset_runs_the_initializer_in_the_one_session():
+    import tensorflow as tf
+
+    from autograder.probing import after_reset, graph_variables
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default() as graph:
+        total = tf1.Variable(0.0, name="total")
+        bump = total.assign_add(2.0)
+        sess = tf1.Session()
+        sess.run(total.initializer)
+        sess.run(bump)
+        assert graph_variables(graph) == [total]
+        assert after_reset([sess], [total], lambda: float(sess.run(bump))) == 2.0
+        assert after_reset([sess, sess], [total], lambda: 0) is None
+        sess.close()
+        assert after_reset([sess], [total], lambda: 0) == "RuntimeError"

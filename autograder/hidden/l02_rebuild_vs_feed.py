@@ -2,8 +2,10 @@
 
 CASES = {
     "threshold_judge": [
-        ("a value just above the threshold, judged several times", {"x": [-1.0, 0.0, 0.2, 0.2001, 3.0], "first": 0.2, "second": -0.5, "calls": 4}),
-        ("ties with the threshold", {"x": [0.9, 0.1, 0.5, 0.5, 0.51], "first": 0.5, "second": 0.95}),
+        ("a value just above the threshold, judged several times", {"x": [-1.0, 0.0, 0.2, 0.2001, 3.0], "first": 0.2, "second": -0.5, "third": 0.1, "calls": 4}),
+        ("ties with the threshold", {"x": [0.9, 0.1, 0.5, 0.5, 0.51], "first": 0.5, "second": 0.95, "third": 0.9}),
+        ("a tie at a threshold float32 cannot hold exactly (0.7), then an in-place retune",
+         {"x": [0.7, 0.69, 0.3, 0.71], "first": 0.7, "second": 0.3, "third": 0.7}),
     ],
     "threshold_graph": [
         ("several feeds, including one above every input", {"x": [1.0, 2.0, 3.0, 4.0], "default": 2.5, "feeds": [0.0, 3.0, 10.0]}),
@@ -12,10 +14,13 @@ CASES = {
     "variable_judge": [
         ("several new thresholds, one back at the first", {"x": [1.0, 2.0, 3.0, 4.0], "first": 2.0, "seconds": [4.0, 0.0, 2.5]}),
         ("a negative first threshold", {"x": [0.0, 0.1], "first": -1.0, "seconds": [0.1]}),
+        ("a tie at a threshold float32 cannot hold exactly (0.7)", {"x": [0.7, 0.3, 0.69], "first": 0.3, "seconds": [0.7, 0.69]}),
     ],
     "retune": [
         ("a dict with more options than the public one", {"options": {"threshold": 0.1, "keep_prob": 0.8, "clip": 1.0}, "threshold": 0.9}),
         ("a one-option dict and a negative threshold", {"options": {"threshold": 2.0}, "threshold": -2.0}),
+        ("as many options as the public case, under other names, and a threshold with many digits",
+         {"options": {"keep_prob": 0.5, "threshold": 0.25}, "threshold": 0.123456789}),
     ],
     "set_hyperparameter": [
         # Names the public case never changes (bias in the graph, clip in Python), each changed twice.
@@ -31,6 +36,13 @@ CASES = {
                      "clip": ["python"], "threshold": ["python"]},
          "changes": [["mask", [0, 1, 1]], ["scale", 3.0], ["scale", 0.5], ["threshold", 0.2],
                      ["mask", [1, 1, 1]]]}),
+        # The same layers reading options under other names: where each is used comes from used_in only.
+        ("the same layers with the options under other names", {"x": [0.2, 0.4, 0.6, 0.8], "options": {"gain": 1.0, "offset": 0.0, "keep": [1, 1, 1, 1],
+                                          "cap": 10.0, "cut": 0.3},
+         "used_in": {"gain": ["graph"], "offset": ["graph"], "keep": ["graph", "python"],
+                     "cap": ["python"], "cut": ["python"]},
+         "names": {"scale": "gain", "bias": "offset", "mask": "keep", "clip": "cap", "threshold": "cut"},
+         "changes": [["cut", 0.5], ["gain", 2.0], ["keep", [1, 0, 1, 1]], ["cap", 1.0]]}),
     ],
     "scale_all": [
         ("a matrix and a negative scale", {"x": [[1.0, -1.0], [0.5, 4.0]], "scales": [1.5, -2.0, 0.25, 10.0]}),

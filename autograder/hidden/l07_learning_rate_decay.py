@@ -10,6 +10,8 @@ CASES = {
         ("a boundary at step 0", {"boundaries": [0, 3], "values": [1.0, 0.5, 0.25], "steps": [0, 1, 2, 3, 4, 10]}),
         ("steps on and around each boundary", {"boundaries": [100, 200, 300], "values": [0.3, 0.2, 0.1, 0.05],
          "steps": [0, 99, 100, 101, 200, 201, 299, 300, 301, 1000]}),
+        ("a single boundary, steps out of order", {"boundaries": [5], "values": [0.2, 0.02],
+         "steps": [0, 5, 100, 3, 7, 5, 1, 6]}),
     ],
     "polynomial": [
         ("steps past decay_steps, with cycles", {"learning_rate": 1.0, "decay_steps": 4, "end_learning_rate": 0.0, "powers": [1.0, 3.0],
@@ -24,11 +26,21 @@ CASES = {
          "num_periods": 0.5, "beta": 0.01, "steps": [0, 4, 7, 8, 9, 15, 19, 20, 21, 30, 38, 39, 60, 95]}),
     ],
     "auto_decay": [
-        ("patience 1 on a zigzag", {"initial_rate": 1.0, "factor": 0.1, "patience": 1,
-         "zigzag": [2.0, 1.0, 1.5, 1.2, 0.9, 1.1, 1.0, 0.95, 0.5],
-         "plateau": [3.0, 3.0, 3.0, 3.0, 2.0, 2.5, 2.5, 2.5]}),
-        ("patience 3 on a long plateau", {"initial_rate": 0.01, "factor": 0.7, "patience": 3,
-         "zigzag": [0.5, 0.6, 0.55, 0.52, 0.45, 0.5, 0.47, 0.46, 0.4, 0.41, 0.405, 0.402, 0.39],
-         "plateau": [0.4, 0.41, 0.42, 0.43, 0.44, 0.45, 0.46, 0.47, 0.48, 0.49, 0.5, 0.3]}),
+        ("patience 1 and a cut to a tenth", {"initial_rate": 1.0, "factor": 0.1, "patience": 1, "scripts": {
+            "rise": [2.0, 2.5, 1.5, 1.0, 1.2, 0.9],
+            "zigzag": [2.0, 1.0, 1.5, 1.2, 0.9, 1.1, 1.0, 0.95, 0.5],
+            "plateau": [3.0, 2.0, 2.5, 2.4, 2.3, 1.0, 1.5, 1.4],
+            "ties": [3.0, 3.0, 2.0, 2.0, 1.0, 1.0, 0.5]}}),
+        ("patience 3 on long plateaus", {"initial_rate": 0.01, "factor": 0.7, "patience": 3, "scripts": {
+            "rise": [0.5, 0.52, 0.54, 0.56, 0.4, 0.45, 0.3],
+            "zigzag": [0.5, 0.6, 0.55, 0.52, 0.45, 0.5, 0.47, 0.46, 0.4, 0.41, 0.405, 0.402, 0.39],
+            "plateau": [0.4, 0.41, 0.42, 0.43, 0.44, 0.45, 0.46, 0.47, 0.48, 0.49, 0.5, 0.3],
+            "ties": [0.4, 0.4, 0.4, 0.4, 0.3, 0.3, 0.3, 0.3, 0.2]}}),
+        ("patience 4, a cut to a quarter, long runs of equal losses", {
+            "initial_rate": 0.05, "factor": 0.25, "patience": 4, "scripts": {
+                "rise": [0.9, 0.8, 0.85, 0.86, 0.9, 1.0, 0.7],
+                "zigzag": [0.9, 0.8, 0.95, 0.85, 0.82, 0.81, 0.79, 0.9, 0.85, 0.8, 0.795, 0.7],
+                "plateau": [0.9, 0.8, 0.81, 0.82, 0.83, 0.84, 0.85, 0.86, 0.87, 0.88, 0.89, 0.9, 0.91, 0.5],
+                "ties": [0.9, 0.9, 0.9, 0.9, 0.9, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.5]}}),
     ],
 }

@@ -70,6 +70,15 @@ def _numpy_only(fn, *args, **kwargs):
     return np.asarray(out, dtype=np.float64)
 
 
+def _raised(fn, *args, **kwargs):
+    """The name of the exception `_numpy_only(fn, ...)` raises, or None when it returns."""
+    try:
+        _numpy_only(fn, *args, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - which exception is the observation
+        return type(exc).__name__
+    return None
+
+
 def _sig(values, digits=7):
     """Round to `digits` significant digits, so reports read 0.05, not 0.05000000074505806."""
     a = np.asarray(values, dtype=np.float64)
@@ -128,11 +137,16 @@ def probe_exponential_family(fn, learning_rate, decay_steps, decay_rate, steps):
                                                        staircase=stair)
                                       for kind, stair, key in keys}, steps)
     obs = {"steps": list(steps)}
+    array = np.asarray(steps, np.int64)
     for kind, stair, key in keys:
-        obs[key] = _numpy_only(fn, kind, learning_rate, np.asarray(steps, np.int64), decay_steps, decay_rate,
-                               staircase=stair)
+        obs[key] = _numpy_only(fn, kind, learning_rate, array, decay_steps, decay_rate, staircase=stair)
         obs["tf_" + key] = tf_values[key]
         _annotate(obs, key, steps)
+    # staircase left at its default: each kind's smooth curve
+    obs["defaults"] = [_numpy_only(fn, kind, learning_rate, array, decay_steps, decay_rate) for kind in FAMILY]
+    obs["tf_defaults"] = [tf_values[kind] for kind in FAMILY]
+    _annotate(obs, "defaults", steps, [f"{kind}, staircase left out, " for kind in FAMILY])
+    obs["unknown_kind_error"] = _raised(fn, "linear", learning_rate, array, decay_steps, decay_rate)
     return obs
 
 
@@ -153,18 +167,24 @@ def probe_piecewise(fn, boundaries, values, steps):
             tf_error = type(exc).__name__
         with tf1.Session() as sess:
             tf_values = np.array([sess.run(rate, {x: s}) for s in steps], np.float64)
+        try:
+            tf1.train.piecewise_constant(x, list(boundaries), list(values) + [values[-1]])
+            tf_long_error = None
+        except Exception as exc:  # noqa: BLE001
+            tf_long_error = type(exc).__name__
     mine = _numpy_only(fn, steps, list(boundaries), list(values))
-    try:
-        _numpy_only(fn, steps, list(boundaries), list(values)[:-1])
-        error = None
-    except Exception as exc:  # noqa: BLE001
-        error = type(exc).__name__
+    error = _raised(fn, steps, list(boundaries), list(values)[:-1])
+    long_error = _raised(fn, steps, list(boundaries), list(values) + [values[-1]])
     if mine.shape != steps.shape:
         raise ValueError(f"your function returned shape {mine.shape} for {len(steps)} steps")
+    backwards = _numpy_only(fn, steps[::-1].copy(), list(boundaries), list(values))
     on = np.isin(steps, np.asarray(boundaries))
     obs = {"steps_on_boundaries": steps[on], "on_boundaries": mine[on], "tf_on_boundaries": tf_values[on],
            "steps_between": steps[~on], "between": mine[~on], "tf_between": tf_values[~on],
-           "short_values_error": error, "tf_short_values_error": tf_error}
+           "short_values_error": error, "tf_short_values_error": tf_error,
+           "long_values_error": long_error, "tf_long_values_error": tf_long_error,
+           "same_values_backwards": bool(backwards.shape == mine.shape
+                                         and np.allclose(backwards[::-1], mine, rtol=RTOL, atol=ATOL))}
     _annotate(obs, "on_boundaries", steps[on])
     _annotate(obs, "between", steps[~on])
     return obs
@@ -177,9 +197,11 @@ def probe_polynomial(fn, learning_rate, decay_steps, end_learning_rate, powers, 
 
     train = tf.compat.v1.train
     steps = np.asarray(steps, np.int64)
-    tf_values = _tf_run(lambda step: {(p, c): train.polynomial_decay(learning_rate, step, decay_steps,
-                                                                      end_learning_rate, power=p, cycle=c)
-                                      for p in powers for c in (False, True)}, steps)
+    tf_values = _tf_run(lambda step: {**{(p, c): train.polynomial_decay(learning_rate, step, decay_steps,
+                                                                         end_learning_rate, power=p, cycle=c)
+                                         for p in powers for c in (False, True)},
+                                      "defaults": train.polynomial_decay(learning_rate, step, decay_steps)},
+                        steps)
     within = steps <= decay_steps
     labels = [f"power {p:g}, " for p in powers]
     plain = [_numpy_only(fn, learning_rate, steps, decay_steps, end_learning_rate, power=p, cycle=False)
@@ -195,6 +217,10 @@ def probe_polynomial(fn, learning_rate, decay_steps, end_learning_rate, powers, 
     _annotate(obs, "within", steps[within], labels)
     _annotate(obs, "beyond", steps[~within], labels)
     _annotate(obs, "cycle", steps, labels)
+    # end_learning_rate, power and cycle left at their defaults
+    obs["defaults"] = _numpy_only(fn, learning_rate, steps, decay_steps)
+    obs["tf_defaults"] = tf_values["defaults"]
+    _annotate(obs, "defaults", steps)
     return obs
 
 
@@ -214,6 +240,9 @@ def probe_cosine_family(fn, learning_rate, decay_steps, alpha, t_mul, m_mul, num
         for key, (t, m) in restarts.items():
             out[key] = train.cosine_decay_restarts(learning_rate, step, decay_steps, t_mul=t, m_mul=m,
                                                    alpha=alpha)
+        out["defaults"] = [train.cosine_decay(learning_rate, step, decay_steps),
+                           train.cosine_decay_restarts(learning_rate, step, decay_steps),
+                           train.linear_cosine_decay(learning_rate, step, decay_steps)]
         return out
 
     tf_values = _tf_run(build, steps)
@@ -222,43 +251,166 @@ def probe_cosine_family(fn, learning_rate, decay_steps, alpha, t_mul, m_mul, num
            "linear_cosine": _numpy_only(fn, "linear_cosine", learning_rate, steps, decay_steps, alpha=alpha,
                                         num_periods=num_periods, beta=beta)}
     for key, (t, m) in restarts.items():
-        obs[key] = _numpy_only(fn, "restarts", learning_rate, steps, decay_steps, alpha=alpha, t_mul=t, m_mul=m)
+        mine = _numpy_only(fn, "restarts", learning_rate, steps, decay_steps, alpha=alpha, t_mul=t, m_mul=m)
+        obs[key] = _either_side_of_restarts(mine, tf_values[key], steps, learning_rate, decay_steps, alpha, t, m)
+    # alpha, t_mul, m_mul, num_periods and beta left at their defaults
+    obs["defaults"] = [_numpy_only(fn, kind, learning_rate, steps, decay_steps) for kind in COSINES]
     obs.update({"tf_" + key: value for key, value in tf_values.items()})
     for key in tf_values:
-        _annotate(obs, key, steps)
+        _annotate(obs, key, steps, [f"{kind}, defaults, " for kind in COSINES] if key == "defaults" else None)
+    obs["unknown_kind_error"] = _raised(fn, "exponential", learning_rate, steps, decay_steps)
     return obs
 
 
+COSINES = ("cosine", "restarts", "linear_cosine")
+
+
+def _either_side_of_restarts(mine, theirs, steps, learning_rate, decay_steps, alpha, t_mul, m_mul):
+    """`mine`, where a step lands exactly on a warm restart, taken as right if it is either side of it.
+
+    There floor(log(...) / log(t_mul)) sits exactly on an integer, so the period index depends on how
+    the last bit rounds: log1p(p * (t_mul - 1)) where the text writes log(1 - p * (1 - t_mul)), float32
+    against float64, or another libm. Either the end of the previous period (learning_rate * alpha) or
+    the start of the next (learning_rate * ((1 - alpha) * m_mul**i + alpha)) is then accepted as
+    TensorFlow's value; the steps beside each restart still tell a wrong period from a right one.
+    """
+    from fractions import Fraction
+
+    mine = np.array(mine, dtype=np.float64)
+    if mine.shape != np.shape(theirs):
+        return mine
+    ratio, start, length, i, starts = Fraction(t_mul), Fraction(0), Fraction(decay_steps), 0, {}
+    last = int(np.max(steps)) if len(steps) else 0
+    while start + length <= last and i < 64:
+        start, length, i = start + length, length * ratio, i + 1
+        starts[start] = i
+    for k, step in enumerate(steps):
+        i = starts.get(Fraction(int(step)))
+        if i is None:
+            continue
+        sides = (learning_rate * alpha, learning_rate * ((1 - alpha) * m_mul ** i + alpha), theirs[k])
+        if any(np.isclose(mine[k], side, rtol=RTOL, atol=ATOL) for side in sides):
+            mine[k] = theirs[k]
+    return mine
+
+
 # ---------------------------------------------------------------- auto decay
-def probe_auto_decay(cls, initial_rate, factor, patience, zigzag, plateau):
-    """Build two AutoDecay objects, finalize the graph, feed each its scripted validation losses."""
+SCRIPTS = ("rise", "zigzag", "plateau", "ties")
+
+
+class _DefaultSessionUsed(Exception):
+    """Raised by the decoy default session: update() ran something without the session it was given."""
+
+
+def probe_auto_decay(cls, initial_rate, factor, patience, scripts):
+    """One AutoDecay per scripted run of validation losses, all in one graph, finalized after building.
+
+    Each script is fed through update() with an explicit session while a decoy session (which refuses
+    to run anything) is the default one; after each update the rate variable is read. Then a second
+    session re-initialises the variables and replays every script: an answer whose state lives in the
+    graph replays the same rates, one that keeps the best loss or the count in Python does not.
+    """
     import tensorflow as tf
 
+    from ..probing import dtype_name, sessions_made
+
     tf1 = tf.compat.v1
+
+    from tensorflow.python.framework import stack
+
+    class Decoy:
+        """Stands as the default session; running anything in it is the mistake being looked for."""
+
+        def __init__(self, graph):
+            self.graph, self.graph_def, self.sess_str = graph, None, ""
+
+        def run(self, *args, **kwargs):
+            raise _DefaultSessionUsed()
+
+        def as_default(self):
+            return stack.default_session(self)
+
+    obs = {"initial_rate": float(initial_rate), "factor": float(factor), "modified_finalized_graph": False,
+           "used_default_session": False}
     with tf.Graph().as_default() as graph:
-        autos = {"zigzag": cls(initial_rate, factor, patience), "plateau": cls(initial_rate, factor, patience)}
+        with sessions_made() as made:
+            autos = {name: cls(initial_rate, factor, patience) for name in scripts}
         trainable = [v.op.name for v in tf1.trainable_variables()]
+        rate_vars = {name: auto.learning_rate for name, auto in autos.items()}
+        obs["trainable"] = trainable
+        obs["rate_is_variable"] = all(isinstance(v, tf.Variable) for v in rate_vars.values())
+        obs["rate_dtype"] = sorted({dtype_name(v) for v in rate_vars.values()})
         init = tf1.global_variables_initializer()
         graph.finalize()
         ops_before = len(graph.get_operations())
-        obs = {"trainable": trainable, "modified_finalized_graph": False}
-        with tf1.Session() as sess:
-            sess.run(init)
-            for name, losses in (("zigzag", zigzag), ("plateau", plateau)):
-                rates, guard = [], FinalizedGraphGuard()
-                with guard:
-                    for loss in losses:
-                        rates.append(float(f"{float(autos[name].update(sess, loss)):.7g}"))
-                obs["modified_finalized_graph"] |= guard.tripped
-                obs["rates_" + name] = rates
-                obs["variable_" + name] = float(f"{float(sess.run(autos[name].learning_rate)):.7g}")
+        sessions = [tf1.Session(graph=graph), tf1.Session(graph=graph)]
+        decoy = Decoy(graph=graph)
+        try:
+            for run, sess in zip(("", "replay_"), sessions):
+                sess.run(init)
+                for name, losses in scripts.items():
+                    rates, variable, kinds, guard = [], [], set(), FinalizedGraphGuard()
+                    with guard, decoy.as_default(), made:
+                        try:
+                            for loss in losses:
+                                rate = autos[name].update(sess, loss)
+                                kinds.add("float" if isinstance(rate, float) else dtype_name(rate))
+                                rates.append(float(f"{float(rate):.7g}"))
+                                if not run:  # the replay only compares the rates
+                                    variable.append(float(f"{float(sess.run(rate_vars[name])):.7g}"))
+                        except _DefaultSessionUsed:
+                            obs["used_default_session"] = True
+                    obs["modified_finalized_graph"] |= guard.tripped
+                    obs[run + "rates_" + name] = rates
+                    if not run:
+                        obs["variable_" + name] = variable
+                        obs.setdefault("returned_types", set()).update(kinds)
+        finally:
+            for sess in sessions:
+                sess.close()
+        obs["returned_types"] = sorted(obs.get("returned_types", ()))
+        obs["sessions_made"] = made.count
         obs["op_growth"] = len(graph.get_operations()) - ops_before
     return obs
 
 
+def _cuts(rates, initial_rate):
+    """The evaluations (0-based) after which the rate is lower than before."""
+    previous = [initial_rate] + list(rates[:-1])
+    return [i for i, (old, new) in enumerate(zip(previous, rates)) if new < old * (1 - 1e-6)]
+
+
+def _same_cuts(name):
+    """The rate is cut after the same evaluations of script `name` as the reference cuts it."""
+    @_safe
+    def compare(got, expected):
+        return (len(got["rates_" + name]) == len(expected["rates_" + name])
+                and _cuts(got["rates_" + name], got["initial_rate"])
+                == _cuts(expected["rates_" + name], expected["initial_rate"]))
+    return compare
+
+
+@_safe
+def _cuts_by_factor(got, expected):
+    """Every cut multiplies the rate by `factor`, in every script (whenever the cuts happen)."""
+    for name in SCRIPTS:
+        rates = got["rates_" + name]
+        previous = [got["initial_rate"]] + rates[:-1]
+        for i in _cuts(rates, got["initial_rate"]):
+            if abs(rates[i] - previous[i] * got["factor"]) > 1e-5 * abs(previous[i] * got["factor"]) + 1e-9:
+                return False
+    return True
+
+
 def _rate_in_variable(got):
-    return all(got["rates_" + n] and abs(got["variable_" + n] - got["rates_" + n][-1]) <= 1e-6 * max(
-        1.0, abs(got["rates_" + n][-1])) for n in ("zigzag", "plateau"))
+    """After every update the learning_rate variable holds the rate update() returned."""
+    return all(len(got["variable_" + n]) == len(got["rates_" + n]) and values_match(
+        got["variable_" + n], got["rates_" + n], 1e-6, 1e-9) for n in SCRIPTS)
+
+
+def _replays(got):
+    """A fresh session, re-initialised, replays every script with the same rates."""
+    return all(values_match(got["replay_rates_" + n], got["rates_" + n], 1e-6, 1e-9) for n in SCRIPTS)
 
 
 STEPS_EXP = [0, 1, 5, 9, 10, 11, 19, 20, 25, 40, 63, 100]
@@ -291,6 +443,13 @@ LESSON = Lesson(
                 Check("inverse-time", "inverse_time: learning_rate / (1 + decay_rate * step / decay_steps)",
                       "inverse_time_decay divides by a line, 1 + decay_rate * p: the rate falls like 1/t, "
                       "not geometrically.", _agrees("inverse_time"), shows=("inverse_time_first_difference",)),
+                Check("default-arguments", "staircase defaults to False",
+                      "Called without staircase, each kind must give its smooth curve: keep the signature's "
+                      "default, staircase=False.", _agrees("defaults"), shows=("defaults_first_difference",)),
+                Check("unknown-kind", "raises ValueError for an unknown kind",
+                      "A kind other than \"exponential\", \"natural_exp\" or \"inverse_time\" must raise "
+                      "ValueError, not fall through and return None (or a curve of another kind).",
+                      holds(lambda got: got["unknown_kind_error"] == "ValueError"), shows=("unknown_kind_error",)),
             ),
             cases=(Case("lr 0.1, decay_steps 10, decay_rate 0.5",
                         {"learning_rate": 0.1, "decay_steps": 10, "decay_rate": 0.5, "steps": STEPS_EXP}),),
@@ -298,6 +457,11 @@ LESSON = Lesson(
         Exercise(
             id="piecewise", symbol="np_piecewise_constant", points=2, probe=probe_piecewise,
             checks=(
+                Check("steps-any-order", "each step's rate depends on that step alone",
+                      "The same steps given in reverse order must give the same rates, reversed: each "
+                      "step's rate depends only on that step (look each one up, e.g. with np.searchsorted), "
+                      "not on the steps before it in the array.",
+                      holds(lambda got: got["same_values_backwards"]), shows=("same_values_backwards",)),
                 Check("boundary-inclusive", "a step equal to a boundary keeps the earlier value",
                       "TensorFlow gives values[0] while step <= boundaries[0]: a boundary belongs to the "
                       "interval before it. The new value starts one step after the boundary.",
@@ -309,8 +473,9 @@ LESSON = Lesson(
                       "values needs exactly one more entry than boundaries (one value per interval). "
                       "TensorFlow refuses other lengths with a ValueError when the graph is built; do the "
                       "same instead of failing later (or silently) on some steps.",
-                      holds(lambda got: got["short_values_error"] == got["tf_short_values_error"] == "ValueError"),
-                      shows=("short_values_error",)),
+                      holds(lambda got: got["short_values_error"] == got["tf_short_values_error"] == "ValueError"
+                            and got["long_values_error"] == got["tf_long_values_error"] == "ValueError"),
+                      shows=("short_values_error", "long_values_error")),
             ),
             cases=(Case("boundaries [10, 30], values [0.1, 0.05, 0.01]",
                         {"boundaries": [10, 30], "values": [0.1, 0.05, 0.01], "steps": STEPS_PIECE}),),
@@ -331,6 +496,10 @@ LESSON = Lesson(
                       "ceil(step / decay_steps) (1 at step 0), so each climb-back is lower and each descent "
                       "longer, and a step that is an exact multiple reaches end_learning_rate.",
                       _cycle_agrees, shows=("cycle_first_difference",)),
+                Check("default-arguments", "end_learning_rate=0.0001, power=1.0, cycle=False by default",
+                      "Called with only learning_rate, steps and decay_steps, the function must use "
+                      "TensorFlow's defaults, which the signature gives: end_learning_rate=0.0001, "
+                      "power=1.0, cycle=False.", _agrees("defaults"), shows=("defaults_first_difference",)),
             ),
             cases=(Case("lr 0.1 to 0.01 over 10 steps, powers 0.5, 1, 2",
                         {"learning_rate": 0.1, "decay_steps": 10, "end_learning_rate": 0.01,
@@ -360,6 +529,14 @@ LESSON = Lesson(
                       "linear_cosine_decay clamps the step, multiplies (alpha + (decay_steps - step) / "
                       "decay_steps) by 0.5 * (1 + cos(pi * 2 * num_periods * step / decay_steps)) and adds beta.",
                       _agrees("linear_cosine"), shows=("linear_cosine_first_difference",)),
+                Check("default-arguments", "alpha, t_mul, m_mul, num_periods and beta keep TensorFlow's defaults",
+                      "Called without the optional arguments, each kind must give TensorFlow's curve with "
+                      "its defaults, which the signature gives: alpha=0.0, t_mul=2.0, m_mul=1.0, "
+                      "num_periods=0.5, beta=0.001.", _agrees("defaults"), shows=("defaults_first_difference",)),
+                Check("unknown-kind", "raises ValueError for an unknown kind",
+                      "A kind other than \"cosine\", \"restarts\" or \"linear_cosine\" must raise ValueError, "
+                      "not fall through and return None (or a curve of another kind).",
+                      holds(lambda got: got["unknown_kind_error"] == "ValueError"), shows=("unknown_kind_error",)),
             ),
             cases=(Case("lr 0.1 over 10 steps, alpha 0.1, t_mul 2, m_mul 0.5",
                         {"learning_rate": 0.1, "decay_steps": 10, "alpha": 0.1, "t_mul": 2.0, "m_mul": 0.5,
@@ -373,28 +550,76 @@ LESSON = Lesson(
                       "the whole rule once in __init__, fed by a placeholder, and only run it in update().",
                       holds(lambda got: not got["modified_finalized_graph"] and got["op_growth"] == 0),
                       shows=("modified_finalized_graph",)),
-                Check("best-not-last", "an evaluation improves only when it beats the best loss so far",
-                      "Compare each validation loss with the best one seen so far, not with the last one: "
-                      "a loss that dips below the previous evaluation but not below the best is still no "
-                      "progress, and must count against patience.",
-                      same("rates_zigzag"), shows=("rates_zigzag",)),
-                Check("patience-reset", "after a cut the patience counter starts again from zero",
-                      "After lowering the rate, reset the counter of bad evaluations to zero: the new rate "
-                      "gets `patience` evaluations of its own before the next cut.",
-                      same("rates_plateau"), shows=("rates_plateau",)),
-                Check("rate-not-in-graph", "the rate lives in the learning_rate variable",
-                      "The rate an optimizer reads is the `learning_rate` variable: after update() it must "
-                      "hold the rate update() returned. Keep the rule in the graph, not in Python.",
-                      holds(_rate_in_variable), shows=("rates_plateau", "variable_plateau")),
+                Check("own-session", "opens no session of its own",
+                      "AutoDecay opened a tf.Session (in __init__ or in update()). The caller owns the "
+                      "session: __init__ only builds ops, and update() runs them in the `sess` it is given. "
+                      "A session of your own holds its own copy of the variables, not the caller's.",
+                      holds(lambda got: got["sessions_made"] == 0), shows=("sessions_made",)),
+                Check("default-session", "update() runs in the session it is given",
+                      "update() ran something in the default session (`.eval()`, `.run()` or "
+                      "`tf1.get_default_session()`) instead of the `sess` argument. The caller's session "
+                      "need not be the default one: run everything with `sess.run(...)`.",
+                      holds(lambda got: not got["used_default_session"]), shows=("used_default_session",)),
+                Check("rate-float32-variable", "learning_rate is a float32 tf.Variable",
+                      "`self.learning_rate` must be the float32 tf.Variable holding the rate (optimizers "
+                      "read float32 rates; a float64 one is cast in every step, or refused). Create it with "
+                      "dtype=tf.float32 (a NumPy float64 initial value makes a float64 variable).",
+                      holds(lambda got: got["rate_is_variable"] and got["rate_dtype"] == ["float32"]),
+                      shows=("rate_is_variable", "rate_dtype")),
                 Check("trainable-hyperparameter", "creates no trainable variables",
                       "The rate, the best loss and the counter are bookkeeping, not weights: create them "
                       "with trainable=False so no optimizer ever moves them.",
                       holds(lambda got: got["trainable"] == []), shows=("trainable",)),
+                Check("returns-python-float", "update() returns a Python float",
+                      "update() must return the rate as a Python float: `float(...)` of what sess.run "
+                      "gives (a NumPy float32 or an array is not one).",
+                      holds(lambda got: got["returned_types"] == ["float"]), shows=("returned_types",)),
+                Check("rate-not-in-graph", "after each update() the learning_rate variable holds the rate it returned",
+                      "The rate an optimizer reads is the `learning_rate` variable: after every update() it "
+                      "must hold the rate update() returned, i.e. the rate now in force. Assign the new rate "
+                      "to the variable in the graph, and return that new rate (not the value before the "
+                      "assign: two fetches of one run have no fixed order).",
+                      holds(_rate_in_variable), shows=("rates_plateau", "variable_plateau")),
+                Check("state-in-python", "the best loss and the count live in variables",
+                      "A fresh session that runs the initializer must start the rule afresh: replaying the "
+                      "same losses there gave other rates, so some state (the best loss, the count) lives in "
+                      "Python attributes, not in graph variables. Keep all of it in non-trainable variables "
+                      "that update() assigns.",
+                      holds(_replays), shows=("rates_zigzag", "replay_rates_zigzag")),
+                Check("cut-by-factor", "each cut multiplies the rate by factor",
+                      "A cut multiplies the rate in force by `factor` (0.5 halves it): not by 1 - factor, "
+                      "not the initial rate times factor, and never more than once per evaluation.",
+                      _cuts_by_factor, shows=("rates_rise", "rates_plateau")),
+                Check("patience-count", "the cut comes after exactly `patience` evaluations without a new best",
+                      "With losses that only rise after their best, the rate must be cut at the `patience`-th "
+                      "evaluation without a new best: the count goes up by one on each, and the cut happens "
+                      "when it *reaches* patience (>=, not >). Keep the best loss and the count in variables "
+                      "that every update() assigns.",
+                      _same_cuts("rise"), shows=("rates_rise",)),
+                Check("best-not-last", "an evaluation improves only when it beats the best loss so far",
+                      "Compare each validation loss with the best one seen so far, not with the last one: "
+                      "a loss that dips below the previous evaluation but not below the best is still no "
+                      "progress, and must count against patience.",
+                      _same_cuts("zigzag"), shows=("rates_zigzag",)),
+                Check("patience-reset", "after a cut the patience counter starts again from zero",
+                      "After lowering the rate, reset the counter of bad evaluations to zero: the new rate "
+                      "gets `patience` evaluations of its own before the next cut.",
+                      _same_cuts("plateau"), shows=("rates_plateau",)),
+                Check("tie-not-improvement", "a loss equal to the best is not an improvement",
+                      "An evaluation improves only when its loss is strictly below the best (`<`, not "
+                      "`<=`): a loss that merely ties the best is a plateau, and counts against patience.",
+                      _same_cuts("ties"), shows=("rates_ties",)),
+                Check("rate-sequence", "the rates returned follow the rule from initial_rate",
+                      "The rate starts at initial_rate and changes only by the cuts: compare your rates "
+                      "with the expected ones evaluation by evaluation.",
+                      same(*("rates_" + n for n in SCRIPTS)), shows=("rates_zigzag", "rates_plateau")),
             ),
             cases=(Case("lr 0.1, factor 0.5, patience 2",
-                        {"initial_rate": 0.1, "factor": 0.5, "patience": 2,
-                         "zigzag": [1.0, 0.9, 0.95, 0.92, 0.85, 0.9, 0.87, 0.8, 0.84, 0.82, 0.79],
-                         "plateau": [1.0, 0.8, 0.81, 0.82, 0.83, 0.84, 0.85, 0.79, 0.8, 0.8, 0.8]}),),
+                        {"initial_rate": 0.1, "factor": 0.5, "patience": 2, "scripts": {
+                            "rise": [1.0, 0.9, 1.0, 1.1, 0.8, 0.7],
+                            "zigzag": [1.0, 0.9, 0.95, 0.92, 0.85, 0.9, 0.87, 0.8, 0.84, 0.82, 0.79],
+                            "plateau": [1.0, 0.8, 0.81, 0.82, 0.83, 0.84, 0.85, 0.79, 0.8, 0.8, 0.8],
+                            "ties": [1.0, 1.0, 1.0, 0.9, 0.9, 0.9, 0.8, 0.8, 0.7]}}),),
         ),
     ),
 )

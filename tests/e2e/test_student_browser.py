@@ -213,11 +213,13 @@ def shut_down_kernels(lab) -> None:
         urllib.request.urlopen(request, timeout=60).close()
 
 
-def test_a_correct_run_all_of_every_lesson_shows_no_stderr(solutions_lab, page):
-    """Every lesson, answered, Run All in the students' lab: no stderr and no error, anywhere."""
+def test_a_correct_run_all_shows_no_stderr_in_the_lab(solutions_lab, page):
+    """The first lesson (it imports TensorFlow first), answered, Run All in the students' lab: no
+    stderr and no error, anywhere. Every lesson's Run All is checked for stderr outside the browser
+    (`tests/test_quiet.py`), at a fraction of the cost."""
     from autograder import lessons
 
-    for assignment in lessons.assignments():
+    for assignment in lessons.assignments()[:1]:
         notebook = f"{assignment}/{lessons.load(assignment).notebook}"
         page.goto(solutions_lab.tree(notebook), wait_until="domcontentloaded")
         code_cells(page).first.locator(".cm-content").wait_for(timeout=120_000)
