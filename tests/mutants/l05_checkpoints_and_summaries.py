@@ -10,7 +10,7 @@ MUTANTS = [
         '''),
     Mutant("step_not_passed", "global_step", "step-never-counts", "global_step_solution", '''
         def make_train_op(loss, learning_rate):
-            global_step = tf1.Variable(0, trainable=False, name="global_step")
+            global_step = tf1.Variable(0, trainable=False, dtype=tf.int64, name="global_step")
             return tf1.train.GradientDescentOptimizer(learning_rate).minimize(loss), global_step
         '''),
     Mutant("restore_unchecked", "restore_or_initialize", "restore-without-checkpoint",
@@ -210,6 +210,259 @@ MUTANTS = [
     Mutant("log_scalar_only", "log_training", "missing-histogram", "log_training_solution", '''
         def log_training(sess, train_op, loss, weights, global_step, logdir, steps):
             merged = tf1.summary.scalar("loss", loss)
+            writer = tf1.summary.FileWriter(logdir)
+            for _ in range(steps):
+                step = tf1.train.global_step(sess, global_step)
+                summary, _ = sess.run([merged, train_op])
+                writer.add_summary(summary, step)
+            writer.close()
+        '''),
+]
+
+# Hostile answers: each passed the grader before issue 12.
+_RESUMABLE_HEAD = '''
+        def train_resumable(ckpt_dir, seed, total_steps, save_every, max_to_keep, crash_after=None):
+            data_rng = np.random.RandomState(seed)
+            x_data = data_rng.randn(64, 3).astype(np.float32)
+            y_data = (x_data @ np.array([[1.5], [-2.0], [0.5]]) + 0.3 + 0.1 * data_rng.randn(64, 1)).astype(np.float32)
+            x = tf1.placeholder(tf.float32, [None, 3])
+            y = tf1.placeholder(tf.float32, [None, 1])
+            w = tf1.get_variable("w", [3, 1], initializer=tf1.random_normal_initializer(stddev=0.5, seed=seed))
+            b = tf1.get_variable("b", [1], initializer=tf1.zeros_initializer())
+            loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
+'''
+
+MUTANTS += [
+    Mutant("step_int32", "global_step", "int32-step", "global_step_solution", '''
+        def make_train_op(loss, learning_rate):
+            global_step = tf1.Variable(0, trainable=False, name="global_step")
+            optimizer = tf1.train.GradientDescentOptimizer(learning_rate)
+            return optimizer.minimize(loss, global_step=global_step), global_step
+        '''),
+    Mutant("restore_in_default_session", "restore_or_initialize", "default-session",
+           "restore_or_initialize_solution", '''
+        def restore_or_initialize(sess, saver, ckpt_dir):
+            latest = tf.train.latest_checkpoint(ckpt_dir)
+            if latest:
+                saver.restore(sess, latest)
+                return latest
+            tf1.global_variables_initializer().run()
+            return None
+        '''),
+    Mutant("restore_with_own_saver", "restore_or_initialize", "own-saver", "restore_or_initialize_solution", '''
+        def restore_or_initialize(sess, saver, ckpt_dir):
+            latest = tf.train.latest_checkpoint(ckpt_dir)
+            if latest:
+                tf1.train.Saver().restore(sess, latest)
+                return latest
+            sess.run(tf1.global_variables_initializer())
+            return None
+        '''),
+    Mutant("restore_saves_initial_checkpoint", "restore_or_initialize", "writes-checkpoints",
+           "restore_or_initialize_solution", '''
+        def restore_or_initialize(sess, saver, ckpt_dir):
+            latest = tf.train.latest_checkpoint(ckpt_dir)
+            if latest:
+                saver.restore(sess, latest)
+                return latest
+            sess.run(tf1.global_variables_initializer())
+            saver.save(sess, os.path.join(ckpt_dir, "model"), global_step=0)
+            return None
+        '''),
+    Mutant("restore_returns_name_only", "restore_or_initialize", "not-latest-checkpoint",
+           "restore_or_initialize_solution", '''
+        def restore_or_initialize(sess, saver, ckpt_dir):
+            latest = tf.train.latest_checkpoint(ckpt_dir)
+            if latest:
+                saver.restore(sess, latest)
+                return os.path.basename(latest)
+            sess.run(tf1.global_variables_initializer())
+            return None
+        '''),
+    Mutant("resumable_saver_per_save", "train_resumable", "saver-per-save", "train_resumable_solution",
+           _RESUMABLE_HEAD + '''
+            global_step = tf1.train.get_or_create_global_step()
+            train_op = tf1.train.MomentumOptimizer(0.05, 0.9).minimize(loss, global_step=global_step)
+            with tf1.Session() as sess:
+                latest = tf.train.latest_checkpoint(ckpt_dir)
+                if latest:
+                    tf1.train.Saver().restore(sess, latest)
+                else:
+                    sess.run(tf1.global_variables_initializer())
+                step, losses = tf1.train.global_step(sess, global_step), []
+                while step < total_steps and (crash_after is None or len(losses) < crash_after):
+                    rows = np.random.RandomState([seed, step]).choice(64, 8, replace=False)
+                    loss_value, _ = sess.run([loss, train_op], {x: x_data[rows], y: y_data[rows]})
+                    losses.append(float(loss_value))
+                    step = tf1.train.global_step(sess, global_step)
+                    if step % save_every == 0:
+                        tf1.train.Saver(max_to_keep=max_to_keep).save(sess, os.path.join(ckpt_dir, "model"), global_step=step)
+                w_value, b_value = sess.run([w, b])
+            return {"step": step, "w": w_value, "b": b_value, "losses": losses}
+        '''),
+    Mutant("resumable_crash_by_global_step", "train_resumable", "crash-counts-global-steps",
+           "train_resumable_solution", _RESUMABLE_HEAD + '''
+            global_step = tf1.train.get_or_create_global_step()
+            train_op = tf1.train.MomentumOptimizer(0.05, 0.9).minimize(loss, global_step=global_step)
+            saver = tf1.train.Saver(max_to_keep=max_to_keep)
+            with tf1.Session() as sess:
+                latest = tf.train.latest_checkpoint(ckpt_dir)
+                if latest:
+                    saver.restore(sess, latest)
+                else:
+                    sess.run(tf1.global_variables_initializer())
+                step, losses = tf1.train.global_step(sess, global_step), []
+                while step < total_steps and (crash_after is None or step < crash_after):
+                    rows = np.random.RandomState([seed, step]).choice(64, 8, replace=False)
+                    loss_value, _ = sess.run([loss, train_op], {x: x_data[rows], y: y_data[rows]})
+                    losses.append(float(loss_value))
+                    step = tf1.train.global_step(sess, global_step)
+                    if step % save_every == 0:
+                        saver.save(sess, os.path.join(ckpt_dir, "model"), global_step=step)
+                w_value, b_value = sess.run([w, b])
+            return {"step": step, "w": w_value, "b": b_value, "losses": losses}
+        '''),
+    Mutant("resumable_step_in_python", "train_resumable", "step-not-in-checkpoint", "train_resumable_solution",
+           _RESUMABLE_HEAD + '''
+            train_op = tf1.train.MomentumOptimizer(0.05, 0.9).minimize(loss)
+            saver = tf1.train.Saver(max_to_keep=max_to_keep)
+            with tf1.Session() as sess:
+                latest = tf.train.latest_checkpoint(ckpt_dir)
+                if latest:
+                    saver.restore(sess, latest)
+                    step = int(latest.rsplit("-", 1)[1])
+                else:
+                    sess.run(tf1.global_variables_initializer())
+                    step = 0
+                losses = []
+                while step < total_steps and (crash_after is None or len(losses) < crash_after):
+                    rows = np.random.RandomState([seed, step]).choice(64, 8, replace=False)
+                    loss_value, _ = sess.run([loss, train_op], {x: x_data[rows], y: y_data[rows]})
+                    losses.append(float(loss_value))
+                    step += 1
+                    if step % save_every == 0:
+                        saver.save(sess, os.path.join(ckpt_dir, "model"), global_step=step)
+                w_value, b_value = sess.run([w, b])
+            return {"step": step, "w": w_value, "b": b_value, "losses": losses}
+        '''),
+    Mutant("resumable_int32_step", "train_resumable", "int32-step", "train_resumable_solution",
+           _RESUMABLE_HEAD + '''
+            global_step = tf1.Variable(0, trainable=False, name="global_step")
+            train_op = tf1.train.MomentumOptimizer(0.05, 0.9).minimize(loss, global_step=global_step)
+            saver = tf1.train.Saver(max_to_keep=max_to_keep)
+            with tf1.Session() as sess:
+                latest = tf.train.latest_checkpoint(ckpt_dir)
+                if latest:
+                    saver.restore(sess, latest)
+                else:
+                    sess.run(tf1.global_variables_initializer())
+                step, losses = int(sess.run(global_step)), []
+                while step < total_steps and (crash_after is None or len(losses) < crash_after):
+                    rows = np.random.RandomState([seed, step]).choice(64, 8, replace=False)
+                    loss_value, _ = sess.run([loss, train_op], {x: x_data[rows], y: y_data[rows]})
+                    losses.append(float(loss_value))
+                    step = int(sess.run(global_step))
+                    if step % save_every == 0:
+                        saver.save(sess, os.path.join(ckpt_dir, "model"), global_step=step)
+                w_value, b_value = sess.run([w, b])
+            return {"step": step, "w": w_value, "b": b_value, "losses": losses}
+        '''),
+    Mutant("renaming_prefix_without_slash", "renaming_saver", "sibling-scope", "renaming_saver_solution", '''
+        def build_renaming_saver(ckpt_path, old_scope, new_scope):
+            graph_vars = {v.op.name: v for v in tf1.global_variables()}
+            mapping = {}
+            for name, _ in tf.train.list_variables(ckpt_path):
+                if name.startswith(old_scope):
+                    new_name = new_scope + name[len(old_scope):]
+                    if new_name in graph_vars:
+                        mapping[name] = graph_vars[new_name]
+            return tf1.train.Saver(mapping)
+        '''),
+    Mutant("renaming_trainable_only", "renaming_saver", "trainable-only", "renaming_saver_solution", '''
+        def build_renaming_saver(ckpt_path, old_scope, new_scope):
+            mapping = {}
+            for v in tf1.trainable_variables(new_scope + "/"):
+                mapping[old_scope + v.op.name[len(new_scope):]] = v
+            return tf1.train.Saver(mapping)
+        '''),
+    Mutant("renaming_replace_everywhere", "renaming_saver", "keys-not-in-checkpoint", "renaming_saver_solution", '''
+        def build_renaming_saver(ckpt_path, old_scope, new_scope):
+            return tf1.train.Saver({v.op.name.replace(new_scope, old_scope): v
+                                    for v in tf1.global_variables(new_scope + "/")})
+        '''),
+    Mutant("best_saves_ties", "best_keeper", "saves-on-tie", "best_keeper_solution", '''
+        class BestKeeper:
+            def __init__(self, ckpt_dir):
+                self.prefix = os.path.join(ckpt_dir, "best", "model")
+                os.makedirs(os.path.dirname(self.prefix), exist_ok=True)
+                self.saver = tf1.train.Saver(max_to_keep=1)
+                self.best = float("inf")
+
+            def update(self, sess, val_loss, step):
+                if val_loss > self.best:
+                    return False
+                self.best = val_loss
+                self.saver.save(sess, self.prefix, global_step=step)
+                return True
+        '''),
+    Mutant("best_saver_per_save", "best_keeper", "saver-per-save", "best_keeper_solution", '''
+        class BestKeeper:
+            def __init__(self, ckpt_dir):
+                self.prefix = os.path.join(ckpt_dir, "best", "model")
+                os.makedirs(os.path.dirname(self.prefix), exist_ok=True)
+                self.best = float("inf")
+
+            def update(self, sess, val_loss, step):
+                if val_loss >= self.best:
+                    return False
+                self.best = val_loss
+                tf1.train.Saver(max_to_keep=1).save(sess, self.prefix, global_step=step)
+                return True
+        '''),
+    Mutant("best_state_on_class", "best_keeper", "first-not-saved", "best_keeper_solution", '''
+        class BestKeeper:
+            best = float("inf")
+
+            def __init__(self, ckpt_dir):
+                self.prefix = os.path.join(ckpt_dir, "best", "model")
+                os.makedirs(os.path.dirname(self.prefix), exist_ok=True)
+                self.saver = tf1.train.Saver(max_to_keep=1)
+
+            def update(self, sess, val_loss, step):
+                if val_loss >= BestKeeper.best:
+                    return False
+                BestKeeper.best = val_loss
+                self.saver.save(sess, self.prefix, global_step=step)
+                return True
+        '''),
+    Mutant("log_writer_per_step", "log_training", "writer-per-step", "log_training_solution", '''
+        def log_training(sess, train_op, loss, weights, global_step, logdir, steps):
+            tf1.summary.scalar("loss", loss)
+            tf1.summary.histogram("weights", weights)
+            merged = tf1.summary.merge_all()
+            for _ in range(steps):
+                step = tf1.train.global_step(sess, global_step)
+                summary, _ = sess.run([merged, train_op])
+                writer = tf1.summary.FileWriter(logdir, filename_suffix=f".{step}")
+                writer.add_summary(summary, step)
+                writer.close()
+        '''),
+    Mutant("log_summaries_built_per_step", "log_training", "summaries-per-step", "log_training_solution", '''
+        def log_training(sess, train_op, loss, weights, global_step, logdir, steps):
+            writer = tf1.summary.FileWriter(logdir)
+            for _ in range(steps):
+                merged = tf1.summary.merge([tf1.summary.scalar("loss", loss),
+                                            tf1.summary.histogram("weights", weights)])
+                step = tf1.train.global_step(sess, global_step)
+                summary, _ = sess.run([merged, train_op])
+                writer.add_summary(summary, step)
+            writer.close()
+        '''),
+    Mutant("log_histogram_doubled", "log_training", "wrong-histogram-values", "log_training_solution", '''
+        def log_training(sess, train_op, loss, weights, global_step, logdir, steps):
+            tf1.summary.scalar("loss", loss)
+            tf1.summary.histogram("weights", weights * 2.0)
+            merged = tf1.summary.merge_all()
             writer = tf1.summary.FileWriter(logdir)
             for _ in range(steps):
                 step = tf1.train.global_step(sess, global_step)

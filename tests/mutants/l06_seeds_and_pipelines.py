@@ -122,3 +122,127 @@ MUTANTS = [
             return [tf.random.stateless_uniform(shape, seed=[seed, 0]).numpy() for step in steps]
         '''),
 ]
+
+# Hostile answers: each passed the grader before issue 12.
+MUTANTS += [
+    Mutant("twin_float64", "twin_noise", "wrong-dtype", "twin_noise_solution", '''
+        def twin_noise(seed, shape):
+            a = tf1.random.uniform(shape, seed=seed, dtype=tf.float64)
+            b = tf1.random.uniform(shape, seed=seed, dtype=tf.float64)
+            return a, b
+        '''),
+    Mutant("twin_seed_ignored", "twin_noise", "seed-ignored", "twin_noise_solution", '''
+        def twin_noise(seed, shape):
+            a = tf1.random.uniform(shape, seed=1)
+            b = tf1.random.uniform(shape, seed=1)
+            return a, b
+        '''),
+    Mutant("twin_spare_op_and_copy", "twin_noise", "not-two-random-ops", "twin_noise_solution", '''
+        def twin_noise(seed, shape):
+            a = tf1.random.uniform(shape, seed=seed)
+            tf1.random.uniform(shape, seed=seed)
+            return a, tf.identity(a)
+        '''),
+    Mutant("source_replays_python_cache", "noise_source", "replayed-from-python", "noise_source_solution", '''
+        class NoiseSource:
+            def __init__(self, seed, shape):
+                self.noise = tf1.random.uniform(shape, seed=seed)
+                self.sess = tf1.Session()
+                self.history, self.position = [], 0
+
+            def draw(self):
+                if self.position < len(self.history):
+                    value = self.history[self.position]
+                else:
+                    value = self.sess.run(self.noise)
+                    self.history.append(value)
+                self.position += 1
+                return value
+
+            def replay(self):
+                self.position = 0
+        '''),
+    Mutant("source_two_sessions_swapped", "noise_source", "reseed-does-not-restart", "noise_source_solution", '''
+        class NoiseSource:
+            def __init__(self, seed, shape):
+                self.noise = tf1.random.uniform(shape, seed=seed)
+                self.sessions = [tf1.Session(), tf1.Session()]
+
+            def draw(self):
+                return self.sessions[0].run(self.noise)
+
+            def replay(self):
+                self.sessions.reverse()
+        '''),
+    Mutant("source_float64_draws", "noise_source", "wrong-dtype", "noise_source_solution", '''
+        class NoiseSource:
+            def __init__(self, seed, shape):
+                self.graph = tf1.get_default_graph()
+                self.noise = tf1.random.uniform(shape, seed=seed)
+                self.sess = tf1.Session(graph=self.graph)
+
+            def draw(self):
+                return self.sess.run(self.noise).astype(np.float64)
+
+            def replay(self):
+                self.sess.close()
+                self.sess = tf1.Session(graph=self.graph)
+        '''),
+    Mutant("shuffle_repeats_forever", "shuffled_epochs", "repeats-forever", "shuffled_epochs_solution", '''
+        def shuffled_epochs(data, seed, reshuffle, epochs):
+            dataset = tf.data.Dataset.from_tensor_slices(data)
+            return dataset.shuffle(len(data), seed=seed, reshuffle_each_iteration=reshuffle).repeat()
+        '''),
+    Mutant("shuffle_fixed_buffer", "shuffled_epochs", "small-buffer", "shuffled_epochs_solution", '''
+        def shuffled_epochs(data, seed, reshuffle, epochs):
+            dataset = tf.data.Dataset.from_tensor_slices(data)
+            return dataset.shuffle(8, seed=seed, reshuffle_each_iteration=reshuffle).repeat(epochs)
+        '''),
+    Mutant("shuffle_floats", "shuffled_epochs", "wrong-dtype", "shuffled_epochs_solution", '''
+        def shuffled_epochs(data, seed, reshuffle, epochs):
+            dataset = tf.data.Dataset.from_tensor_slices(np.asarray(data, np.float32))
+            return dataset.shuffle(len(data), seed=seed, reshuffle_each_iteration=reshuffle).repeat(epochs)
+        '''),
+    Mutant("reader_drops_remainder", "batch_reader", "dropped-last-batch", "batch_reader_solution", '''
+        class BatchReader:
+            def __init__(self, features, batch_size):
+                dataset = tf.data.Dataset.from_tensor_slices(features).batch(batch_size, drop_remainder=True)
+                self.next = tf1.data.make_one_shot_iterator(dataset.prefetch(1)).get_next()
+                self.sess = tf1.Session()
+
+            def next_batch(self):
+                return self.sess.run(self.next)
+        '''),
+    Mutant("reader_casts_float32", "batch_reader", "wrong-dtype", "batch_reader_solution", '''
+        class BatchReader:
+            def __init__(self, features, batch_size):
+                dataset = tf.data.Dataset.from_tensor_slices(tf.constant(features, tf.float32))
+                self.next = tf1.data.make_one_shot_iterator(dataset.batch(batch_size).prefetch(1)).get_next()
+                self.sess = tf1.Session()
+
+            def next_batch(self):
+                return self.sess.run(self.next)
+        '''),
+    Mutant("reader_no_prefetch", "batch_reader", "no-prefetch", "batch_reader_solution", '''
+        class BatchReader:
+            def __init__(self, features, batch_size):
+                dataset = tf.data.Dataset.from_tensor_slices(features).batch(batch_size)
+                self.next = tf1.data.make_one_shot_iterator(dataset).get_next()
+                self.sess = tf1.Session()
+
+            def next_batch(self):
+                return self.sess.run(self.next)
+        '''),
+    Mutant("noise_float64", "step_noise", "wrong-dtype", "step_noise_solution", '''
+        def step_noise(seed, steps, shape):
+            return [tf.random.stateless_uniform(shape, seed=[seed, step]).numpy().astype(np.float64) for step in steps]
+        '''),
+    Mutant("noise_from_one_generator_per_call", "step_noise", "stateful-rng", "step_noise_solution", '''
+        def step_noise(seed, steps, shape):
+            generator = tf.random.Generator.from_seed(seed)
+            noise = {}
+            for step in sorted(steps):
+                noise[step] = generator.uniform(shape).numpy()
+            return [noise[step] for step in steps]
+        '''),
+]
