@@ -86,8 +86,10 @@ PASSED_PREFIXES = ("TF_", "CUDA_", "XLA_", "NVIDIA_")
 
 def kernel_environment(device_env: Mapping[str, str] = {}) -> dict[str, str]:
     """The whole environment a graded kernel starts with: a minimal PATH and locale, the settings
-    that keep TensorFlow quiet, and its device."""
-    env = {"PATH": f"{Path(sys.prefix) / 'bin'}:/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8"}
+    that keep TensorFlow quiet, its device, and `TFCOURSE_GRADING=1`, which lets a notebook skip
+    what only a person looks at (lesson 05 starts no TensorBoard server)."""
+    env = {"PATH": f"{Path(sys.prefix) / 'bin'}:/usr/local/bin:/usr/bin:/bin", "LANG": "C.UTF-8",
+           "TFCOURSE_GRADING": "1"}
     env.update({k: v for k, v in os.environ.items() if k in PASSED_ON or k.startswith(PASSED_PREFIXES)})
     env.update({k: env.get(k, v) for k, v in KERNEL_ENV.items()})
     env.update(device_env)

@@ -111,7 +111,9 @@ def test_bundle_holds_no_solution_hidden_test_or_reference(bundle):
         leaked = [line for line in distinctive if line in text]
         assert not leaked, f"{assignment}: solution lines in the bundle: {leaked[:3]}"
         hidden_source = (COURSE_ROOT / "autograder" / "hidden" / f"l{assignment}.py").read_text()
-        hidden_lines = [l.strip() for l in hidden_source.splitlines() if l.strip().startswith("{")]
+        # Each hidden case is `("situation", {inputs...})`: scan for its inputs and for its situation.
+        hidden_lines = [part.strip() for l in hidden_source.splitlines() if l.strip().startswith(("(", "{"))
+                        for part in l.split("{", 1) if len(part.strip()) > 12]
         assert hidden_lines and not [l for l in hidden_lines if l in text]
 
 
