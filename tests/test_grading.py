@@ -53,6 +53,18 @@ def test_alternative_answer_keeps_full_marks(graded, assignment, student, altern
     assert target["points"] == target["max_points"], target["feedback"]
 
 
+def test_every_exercise_has_two_alternatives():
+    from autograder import lessons
+    from tests.alternatives import alternatives_of
+
+    for assignment in ASSIGNMENTS:
+        names = [a.name for a in alternatives_of(assignment)]
+        assert len(names) == len(set(names)), f"{assignment}: two alternatives share a name"
+        for exercise in lessons.load(assignment).exercises:
+            count = sum(a.exercise == exercise.id for a in alternatives_of(assignment))
+            assert count >= 2, f"{assignment}/{exercise.id} has {count} alternative answers, needs 2"
+
+
 def test_every_exercise_has_two_mutants():
     from autograder import lessons
     from tests.mutants import mutants_of
