@@ -166,7 +166,8 @@ def probe_train_resumable(train_resumable, seed, total_steps, save_every, max_to
             "resume_identical": identical(full, resumed) and (ran == 0 or full["losses"][-ran:] == resumed["losses"]),
             "trained": bool(full["losses"] and min(full["losses"]) < 0.5 * full["losses"][0]),
             "saver_per_save": full["saves"] > 1 and full["savers"] >= full["saves"],
-            "step_dtype": step_dtype, "stray_files": cwd.left}
+            "step_dtype": step_dtype, "stray_files": cwd.left,
+            "losses": full["losses"], "w": full["w"], "b": full["b"]}
 
 
 def _saved_step_dtype(path):
@@ -456,6 +457,14 @@ LESSON = Lesson(
                 Check("not-training", "lowers the loss", "No step reached half the loss of the first one: "
                       "run the Momentum train op on each batch.", holds(lambda got: got["trained"] is True),
                       shows=("trained",)),
+                Check("wrong-model", "trains the data, model and batches the exercise fixes",
+                      "The losses or weights of the uninterrupted run differ from the reference's. Follow the "
+                      "recipe exactly: x = rng.randn(64, 3), then y with 0.1 * rng.randn(64, 1), from one "
+                      "RandomState(seed); rows RandomState([seed, step]).choice(64, 8, replace=False) with "
+                      "the global step before the update; w from random_normal_initializer(stddev=0.5, "
+                      "seed=seed), b zeros, the mean squared error of x w + b - y, MomentumOptimizer(0.05, "
+                      "0.9); each loss from the run that makes the update.",
+                      same("losses", "w", "b"), shows=("losses",)),
             ),
             cases=(Case("20 steps, save every 4, keep 2, crash after 14",
                         {"seed": 3, "total_steps": 20, "save_every": 4, "max_to_keep": 2, "crashes": [14]}),),

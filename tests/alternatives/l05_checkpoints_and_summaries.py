@@ -40,8 +40,8 @@ ALTERNATIVES = [
         def train_resumable(ckpt_dir, seed, total_steps, save_every, max_to_keep, crash_after=None):
             rng = np.random.RandomState(seed)
             xs = rng.randn(64, 3).astype(np.float32)
-            noise = rng.randn(64, 1)
-            ys = (xs @ np.array([[1.5], [-2.0], [0.5]]) + 0.3 + 0.05 * noise).astype(np.float32)
+            noise = 0.1 * rng.randn(64, 1)
+            ys = (xs @ np.array([[1.5], [-2.0], [0.5]]) + 0.3 + noise).astype(np.float32)
             x_in = tf1.placeholder(tf.float32, [None, 3], name="x_in")
             y_in = tf1.placeholder(tf.float32, [None, 1], name="y_in")
             w = tf1.get_variable("w", [3, 1], initializer=tf1.random_normal_initializer(stddev=0.5, seed=seed))
@@ -63,7 +63,7 @@ ALTERNATIVES = [
                 step = int(sess.run(step_var))
                 if step >= total_steps or (crash_after is not None and ran == crash_after):
                     break
-                batch = np.random.RandomState(seed * 100003 + step).permutation(64)[:8]
+                batch = np.random.RandomState([seed, step]).choice(64, 8, replace=False)
                 value, _ = sess.run([mse, train], feed_dict={x_in: xs[batch], y_in: ys[batch]})
                 losses.append(value)
                 ran += 1
@@ -73,12 +73,12 @@ ALTERNATIVES = [
             sess.close()
             return result
         '''),
-    Alternative("resumable_apply_gradients_default_rng", "train_resumable", "train_resumable_solution", '''
+    Alternative("resumable_apply_gradients_while_true", "train_resumable", "train_resumable_solution", '''
         def train_resumable(ckpt_dir, seed, total_steps, save_every, max_to_keep, crash_after=None):
-            generator = np.random.default_rng(seed)
-            x_data = generator.standard_normal((64, 3)).astype(np.float32)
-            y_data = (x_data @ np.array([[1.5], [-2.0], [0.5]], np.float32) + 0.3
-                      + 0.1 * generator.standard_normal((64, 1))).astype(np.float32)
+            generator = np.random.RandomState(seed)
+            x_data = np.float32(generator.randn(64, 3))
+            true_w = np.array([1.5, -2.0, 0.5]).reshape(3, 1)
+            y_data = np.float32(np.dot(x_data, true_w) + 0.3 + 0.1 * generator.randn(64, 1))
             x = tf1.placeholder(tf.float32, [None, 3])
             y = tf1.placeholder(tf.float32, [None, 1])
             with tf1.variable_scope("model"):
@@ -100,7 +100,8 @@ ALTERNATIVES = [
                     step = sess.run(global_step)
                     if step >= total_steps or (crash_after is not None and len(losses) >= crash_after):
                         break
-                    rows = np.random.default_rng([seed, int(step)]).choice(64, size=8, replace=False)
+                    picker = np.random.RandomState([seed, int(step)])
+                    rows = picker.choice(64, size=8, replace=False)
                     _, loss_value = sess.run([train_op, loss], {x: x_data[rows], y: y_data[rows]})
                     losses.append(loss_value)
                     new_step = sess.run(global_step)

@@ -471,3 +471,27 @@ MUTANTS += [
             writer.close()
         '''),
 ]
+
+MUTANTS.append(Mutant(
+    "resumable_batches_with_replacement", "train_resumable", "wrong-model", "train_resumable_solution",
+    _RESUMABLE_HEAD + '''
+            global_step = tf1.train.get_or_create_global_step()
+            train_op = tf1.train.MomentumOptimizer(0.05, 0.9).minimize(loss, global_step=global_step)
+            saver = tf1.train.Saver(max_to_keep=max_to_keep)
+            with tf1.Session() as sess:
+                latest = tf.train.latest_checkpoint(ckpt_dir)
+                if latest:
+                    saver.restore(sess, latest)
+                else:
+                    sess.run(tf1.global_variables_initializer())
+                step, losses = tf1.train.global_step(sess, global_step), []
+                while step < total_steps and (crash_after is None or len(losses) < crash_after):
+                    rows = np.random.RandomState([seed, step]).randint(0, 64, 8)
+                    loss_value, _ = sess.run([loss, train_op], {x: x_data[rows], y: y_data[rows]})
+                    losses.append(float(loss_value))
+                    step = tf1.train.global_step(sess, global_step)
+                    if step % save_every == 0:
+                        saver.save(sess, os.path.join(ckpt_dir, "model"), global_step=step)
+                w_value, b_value = sess.run([w, b])
+            return {"step": step, "w": w_value, "b": b_value, "losses": losses}
+        '''))
