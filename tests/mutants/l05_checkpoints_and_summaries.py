@@ -219,7 +219,8 @@ MUTANTS = [
         '''),
 ]
 
-# Hostile answers: each passed the grader before issue 12.
+# Hostile answers written for issue 12. Graded by the grader as it was before, most kept full marks;
+# the others lost their points under another misconception than their own.
 _RESUMABLE_HEAD = '''
         def train_resumable(ckpt_dir, seed, total_steps, save_every, max_to_keep, crash_after=None):
             data_rng = np.random.RandomState(seed)
