@@ -40,98 +40,6 @@ MUTANTS = [
             saver.restore(sess, path)
             return path
         '''),
-    Mutant("resumable_unseeded_init", "train_resumable", "not-reproducible", "train_resumable_solution", '''
-        def train_resumable(ckpt_dir, seed, total_steps, save_every, max_to_keep, crash_after=None):
-            data_rng = np.random.RandomState(seed)
-            x_data = data_rng.randn(64, 3).astype(np.float32)
-            y_data = (x_data @ np.array([[1.5], [-2.0], [0.5]]) + 0.3 + 0.1 * data_rng.randn(64, 1)).astype(np.float32)
-            x = tf1.placeholder(tf.float32, [None, 3])
-            y = tf1.placeholder(tf.float32, [None, 1])
-            w = tf1.get_variable("w", [3, 1], initializer=tf1.random_normal_initializer(stddev=0.5))
-            b = tf1.get_variable("b", [1], initializer=tf1.zeros_initializer())
-            loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
-            global_step = tf1.train.get_or_create_global_step()
-            train_op = tf1.train.MomentumOptimizer(0.05, 0.9).minimize(loss, global_step=global_step)
-            saver = tf1.train.Saver(max_to_keep=max_to_keep)
-            with tf1.Session() as sess:
-                latest = tf.train.latest_checkpoint(ckpt_dir)
-                if latest:
-                    saver.restore(sess, latest)
-                else:
-                    sess.run(tf1.global_variables_initializer())
-                step, losses = tf1.train.global_step(sess, global_step), []
-                while step < total_steps and (crash_after is None or len(losses) < crash_after):
-                    rows = np.random.RandomState([seed, step]).choice(64, 8, replace=False)
-                    loss_value, _ = sess.run([loss, train_op], {x: x_data[rows], y: y_data[rows]})
-                    losses.append(float(loss_value))
-                    step = tf1.train.global_step(sess, global_step)
-                    if step % save_every == 0:
-                        saver.save(sess, os.path.join(ckpt_dir, "model"), global_step=step)
-                w_value, b_value = sess.run([w, b])
-            return {"step": step, "w": w_value, "b": b_value, "losses": losses}
-        '''),
-    Mutant("resumable_loop_counter_batches", "train_resumable", "resume-differs", "train_resumable_solution", '''
-        def train_resumable(ckpt_dir, seed, total_steps, save_every, max_to_keep, crash_after=None):
-            data_rng = np.random.RandomState(seed)
-            x_data = data_rng.randn(64, 3).astype(np.float32)
-            y_data = (x_data @ np.array([[1.5], [-2.0], [0.5]]) + 0.3 + 0.1 * data_rng.randn(64, 1)).astype(np.float32)
-            x = tf1.placeholder(tf.float32, [None, 3])
-            y = tf1.placeholder(tf.float32, [None, 1])
-            w = tf1.get_variable("w", [3, 1], initializer=tf1.random_normal_initializer(stddev=0.5, seed=seed))
-            b = tf1.get_variable("b", [1], initializer=tf1.zeros_initializer())
-            loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
-            global_step = tf1.train.get_or_create_global_step()
-            train_op = tf1.train.MomentumOptimizer(0.05, 0.9).minimize(loss, global_step=global_step)
-            saver = tf1.train.Saver(max_to_keep=max_to_keep)
-            with tf1.Session() as sess:
-                latest = tf.train.latest_checkpoint(ckpt_dir)
-                if latest:
-                    saver.restore(sess, latest)
-                else:
-                    sess.run(tf1.global_variables_initializer())
-                step, losses = tf1.train.global_step(sess, global_step), []
-                i = 0
-                while step < total_steps and (crash_after is None or i < crash_after):
-                    rows = np.random.RandomState([seed, i]).choice(64, 8, replace=False)
-                    loss_value, _ = sess.run([loss, train_op], {x: x_data[rows], y: y_data[rows]})
-                    losses.append(float(loss_value))
-                    i += 1
-                    step = tf1.train.global_step(sess, global_step)
-                    if step % save_every == 0:
-                        saver.save(sess, os.path.join(ckpt_dir, "model"), global_step=step)
-                w_value, b_value = sess.run([w, b])
-            return {"step": step, "w": w_value, "b": b_value, "losses": losses}
-        '''),
-    Mutant("resumable_default_max_to_keep", "train_resumable", "max-to-keep-ignored", "train_resumable_solution", '''
-        def train_resumable(ckpt_dir, seed, total_steps, save_every, max_to_keep, crash_after=None):
-            data_rng = np.random.RandomState(seed)
-            x_data = data_rng.randn(64, 3).astype(np.float32)
-            y_data = (x_data @ np.array([[1.5], [-2.0], [0.5]]) + 0.3 + 0.1 * data_rng.randn(64, 1)).astype(np.float32)
-            x = tf1.placeholder(tf.float32, [None, 3])
-            y = tf1.placeholder(tf.float32, [None, 1])
-            w = tf1.get_variable("w", [3, 1], initializer=tf1.random_normal_initializer(stddev=0.5, seed=seed))
-            b = tf1.get_variable("b", [1], initializer=tf1.zeros_initializer())
-            loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
-            global_step = tf1.train.get_or_create_global_step()
-            train_op = tf1.train.MomentumOptimizer(0.05, 0.9).minimize(loss, global_step=global_step)
-            saver = tf1.train.Saver()
-            with tf1.Session() as sess:
-                latest = tf.train.latest_checkpoint(ckpt_dir)
-                if latest:
-                    saver.restore(sess, latest)
-                else:
-                    sess.run(tf1.global_variables_initializer())
-                step, losses = tf1.train.global_step(sess, global_step), []
-                while step < total_steps and (crash_after is None or len(losses) < crash_after):
-                    rows = np.random.RandomState([seed, step]).choice(64, 8, replace=False)
-                    loss_value, _ = sess.run([loss, train_op], {x: x_data[rows], y: y_data[rows]})
-                    losses.append(float(loss_value))
-                    step = tf1.train.global_step(sess, global_step)
-                    if step % save_every == 0:
-                        saver.save(sess, os.path.join(ckpt_dir, "model"), global_step=step)
-                w_value, b_value = sess.run([w, b])
-            return {"step": step, "w": w_value, "b": b_value, "losses": losses}
-        '''),
     Mutant("renaming_new_names_as_keys", "renaming_saver", "keys-not-in-checkpoint", "renaming_saver_solution", '''
         def build_renaming_saver(ckpt_path, old_scope, new_scope):
             return tf1.train.Saver({v.op.name: v for v in tf1.global_variables(new_scope + "/")})
@@ -219,19 +127,8 @@ MUTANTS = [
         '''),
 ]
 
-# Hostile answers: each passed the grader before issue 12.
-_RESUMABLE_HEAD = '''
-        def train_resumable(ckpt_dir, seed, total_steps, save_every, max_to_keep, crash_after=None):
-            data_rng = np.random.RandomState(seed)
-            x_data = data_rng.randn(64, 3).astype(np.float32)
-            y_data = (x_data @ np.array([[1.5], [-2.0], [0.5]]) + 0.3 + 0.1 * data_rng.randn(64, 1)).astype(np.float32)
-            x = tf1.placeholder(tf.float32, [None, 3])
-            y = tf1.placeholder(tf.float32, [None, 1])
-            w = tf1.get_variable("w", [3, 1], initializer=tf1.random_normal_initializer(stddev=0.5, seed=seed))
-            b = tf1.get_variable("b", [1], initializer=tf1.zeros_initializer())
-            loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
-'''
-
+# Hostile answers written for issue 12. Graded by the grader as it was before, most kept full marks;
+# the others lost their points under another misconception than their own.
 MUTANTS += [
     Mutant("step_int32", "global_step", "int32-step", "global_step_solution", '''
         def make_train_op(loss, learning_rate):
@@ -278,94 +175,6 @@ MUTANTS += [
                 return os.path.basename(latest)
             sess.run(tf1.global_variables_initializer())
             return None
-        '''),
-    Mutant("resumable_saver_per_save", "train_resumable", "saver-per-save", "train_resumable_solution",
-           _RESUMABLE_HEAD + '''
-            global_step = tf1.train.get_or_create_global_step()
-            train_op = tf1.train.MomentumOptimizer(0.05, 0.9).minimize(loss, global_step=global_step)
-            with tf1.Session() as sess:
-                latest = tf.train.latest_checkpoint(ckpt_dir)
-                if latest:
-                    tf1.train.Saver().restore(sess, latest)
-                else:
-                    sess.run(tf1.global_variables_initializer())
-                step, losses = tf1.train.global_step(sess, global_step), []
-                while step < total_steps and (crash_after is None or len(losses) < crash_after):
-                    rows = np.random.RandomState([seed, step]).choice(64, 8, replace=False)
-                    loss_value, _ = sess.run([loss, train_op], {x: x_data[rows], y: y_data[rows]})
-                    losses.append(float(loss_value))
-                    step = tf1.train.global_step(sess, global_step)
-                    if step % save_every == 0:
-                        tf1.train.Saver(max_to_keep=max_to_keep).save(sess, os.path.join(ckpt_dir, "model"), global_step=step)
-                w_value, b_value = sess.run([w, b])
-            return {"step": step, "w": w_value, "b": b_value, "losses": losses}
-        '''),
-    Mutant("resumable_crash_by_global_step", "train_resumable", "crash-counts-global-steps",
-           "train_resumable_solution", _RESUMABLE_HEAD + '''
-            global_step = tf1.train.get_or_create_global_step()
-            train_op = tf1.train.MomentumOptimizer(0.05, 0.9).minimize(loss, global_step=global_step)
-            saver = tf1.train.Saver(max_to_keep=max_to_keep)
-            with tf1.Session() as sess:
-                latest = tf.train.latest_checkpoint(ckpt_dir)
-                if latest:
-                    saver.restore(sess, latest)
-                else:
-                    sess.run(tf1.global_variables_initializer())
-                step, losses = tf1.train.global_step(sess, global_step), []
-                while step < total_steps and (crash_after is None or step < crash_after):
-                    rows = np.random.RandomState([seed, step]).choice(64, 8, replace=False)
-                    loss_value, _ = sess.run([loss, train_op], {x: x_data[rows], y: y_data[rows]})
-                    losses.append(float(loss_value))
-                    step = tf1.train.global_step(sess, global_step)
-                    if step % save_every == 0:
-                        saver.save(sess, os.path.join(ckpt_dir, "model"), global_step=step)
-                w_value, b_value = sess.run([w, b])
-            return {"step": step, "w": w_value, "b": b_value, "losses": losses}
-        '''),
-    Mutant("resumable_step_in_python", "train_resumable", "step-not-in-checkpoint", "train_resumable_solution",
-           _RESUMABLE_HEAD + '''
-            train_op = tf1.train.MomentumOptimizer(0.05, 0.9).minimize(loss)
-            saver = tf1.train.Saver(max_to_keep=max_to_keep)
-            with tf1.Session() as sess:
-                latest = tf.train.latest_checkpoint(ckpt_dir)
-                if latest:
-                    saver.restore(sess, latest)
-                    step = int(latest.rsplit("-", 1)[1])
-                else:
-                    sess.run(tf1.global_variables_initializer())
-                    step = 0
-                losses = []
-                while step < total_steps and (crash_after is None or len(losses) < crash_after):
-                    rows = np.random.RandomState([seed, step]).choice(64, 8, replace=False)
-                    loss_value, _ = sess.run([loss, train_op], {x: x_data[rows], y: y_data[rows]})
-                    losses.append(float(loss_value))
-                    step += 1
-                    if step % save_every == 0:
-                        saver.save(sess, os.path.join(ckpt_dir, "model"), global_step=step)
-                w_value, b_value = sess.run([w, b])
-            return {"step": step, "w": w_value, "b": b_value, "losses": losses}
-        '''),
-    Mutant("resumable_int32_step", "train_resumable", "int32-step", "train_resumable_solution",
-           _RESUMABLE_HEAD + '''
-            global_step = tf1.Variable(0, trainable=False, name="global_step")
-            train_op = tf1.train.MomentumOptimizer(0.05, 0.9).minimize(loss, global_step=global_step)
-            saver = tf1.train.Saver(max_to_keep=max_to_keep)
-            with tf1.Session() as sess:
-                latest = tf.train.latest_checkpoint(ckpt_dir)
-                if latest:
-                    saver.restore(sess, latest)
-                else:
-                    sess.run(tf1.global_variables_initializer())
-                step, losses = int(sess.run(global_step)), []
-                while step < total_steps and (crash_after is None or len(losses) < crash_after):
-                    rows = np.random.RandomState([seed, step]).choice(64, 8, replace=False)
-                    loss_value, _ = sess.run([loss, train_op], {x: x_data[rows], y: y_data[rows]})
-                    losses.append(float(loss_value))
-                    step = int(sess.run(global_step))
-                    if step % save_every == 0:
-                        saver.save(sess, os.path.join(ckpt_dir, "model"), global_step=step)
-                w_value, b_value = sess.run([w, b])
-            return {"step": step, "w": w_value, "b": b_value, "losses": losses}
         '''),
     Mutant("renaming_prefix_without_slash", "renaming_saver", "sibling-scope", "renaming_saver_solution", '''
         def build_renaming_saver(ckpt_path, old_scope, new_scope):
@@ -472,9 +281,17 @@ MUTANTS += [
         '''),
 ]
 
-MUTANTS.append(Mutant(
-    "resumable_batches_with_replacement", "train_resumable", "wrong-model", "train_resumable_solution",
-    _RESUMABLE_HEAD + '''
+# train_resumable's mutants: the solution's code with a few lines changed, each edit (old, new) once.
+_RESUMABLE = '''
+        def train_resumable(ckpt_dir, seed, total_steps, save_every, max_to_keep, crash_after=None):
+            data_rng = np.random.RandomState(seed)
+            x_data = data_rng.randn(64, 3).astype(np.float32)
+            y_data = (x_data @ np.array([[1.5], [-2.0], [0.5]]) + 0.3 + 0.1 * data_rng.randn(64, 1)).astype(np.float32)
+            x = tf1.placeholder(tf.float32, [None, 3])
+            y = tf1.placeholder(tf.float32, [None, 1])
+            w = tf1.get_variable("w", [3, 1], initializer=tf1.random_normal_initializer(stddev=0.5, seed=seed))
+            b = tf1.get_variable("b", [1], initializer=tf1.zeros_initializer())
+            loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
             global_step = tf1.train.get_or_create_global_step()
             train_op = tf1.train.MomentumOptimizer(0.05, 0.9).minimize(loss, global_step=global_step)
             saver = tf1.train.Saver(max_to_keep=max_to_keep)
@@ -486,7 +303,7 @@ MUTANTS.append(Mutant(
                     sess.run(tf1.global_variables_initializer())
                 step, losses = tf1.train.global_step(sess, global_step), []
                 while step < total_steps and (crash_after is None or len(losses) < crash_after):
-                    rows = np.random.RandomState([seed, step]).randint(0, 64, 8)
+                    rows = np.random.RandomState([seed, step]).choice(64, 8, replace=False)
                     loss_value, _ = sess.run([loss, train_op], {x: x_data[rows], y: y_data[rows]})
                     losses.append(float(loss_value))
                     step = tf1.train.global_step(sess, global_step)
@@ -494,4 +311,48 @@ MUTANTS.append(Mutant(
                         saver.save(sess, os.path.join(ckpt_dir, "model"), global_step=step)
                 w_value, b_value = sess.run([w, b])
             return {"step": step, "w": w_value, "b": b_value, "losses": losses}
-        '''))
+        '''
+
+
+def _resumable(name, misconception, *edits):
+    """The solution with each `old` text replaced by `new`; an empty `new` deletes old's whole line."""
+    source = _RESUMABLE
+    for old, new in edits:
+        assert source.count(old) == 1, (name, old)
+        if new:
+            source = source.replace(old, new)
+        else:
+            source = "\n".join(line for line in source.split("\n") if old not in line)
+    return Mutant(name, "train_resumable", misconception, "train_resumable_solution", source)
+
+
+MUTANTS += [
+    _resumable("resumable_unseeded_init", "not-reproducible",
+               ("random_normal_initializer(stddev=0.5, seed=seed)", "random_normal_initializer(stddev=0.5)")),
+    _resumable("resumable_loop_counter_batches", "resume-differs",
+               ("step, losses = tf1.train.global_step(sess, global_step), []",
+                "step, losses = tf1.train.global_step(sess, global_step), []\n                i = 0"),
+               ("len(losses) < crash_after", "i < crash_after"),
+               ("RandomState([seed, step])", "RandomState([seed, i])"),
+               ("losses.append(float(loss_value))", "losses.append(float(loss_value))\n                    i += 1")),
+    _resumable("resumable_default_max_to_keep", "max-to-keep-ignored",
+               ("saver = tf1.train.Saver(max_to_keep=max_to_keep)", "saver = tf1.train.Saver()")),
+    _resumable("resumable_saver_per_save", "saver-per-save",
+               ("saver = tf1.train.Saver(max_to_keep=max_to_keep)", ""),
+               ("saver.restore(sess, latest)", "tf1.train.Saver().restore(sess, latest)"),
+               ("saver.save(sess,", "tf1.train.Saver(max_to_keep=max_to_keep).save(sess,")),
+    _resumable("resumable_crash_by_global_step", "crash-counts-global-steps",
+               ("len(losses) < crash_after", "step < crash_after")),
+    _resumable("resumable_step_in_python", "step-not-in-checkpoint",
+               ("global_step = tf1.train.get_or_create_global_step()", ""),
+               (".minimize(loss, global_step=global_step)", ".minimize(loss)"),
+               ("saver.restore(sess, latest)", "saver.restore(sess, latest)\n                    step = int(latest.rsplit('-', 1)[1])"),
+               ("sess.run(tf1.global_variables_initializer())", "sess.run(tf1.global_variables_initializer())\n                    step = 0"),
+               ("step, losses = tf1.train.global_step(sess, global_step), []", "losses = []"),
+               ("step = tf1.train.global_step(sess, global_step)\n", "step += 1\n")),
+    _resumable("resumable_int32_step", "int32-step",
+               ("global_step = tf1.train.get_or_create_global_step()",
+                'global_step = tf1.Variable(0, trainable=False, name="global_step")')),
+    _resumable("resumable_batches_with_replacement", "wrong-model",
+               (".choice(64, 8, replace=False)", ".randint(0, 64, 8)")),
+]

@@ -123,7 +123,8 @@ MUTANTS = [
         '''),
 ]
 
-# Hostile answers: each passed the grader before issue 12.
+# Hostile answers written for issue 12. Graded by the grader as it was before, most kept full marks;
+# the others lost their points under another misconception than their own.
 MUTANTS += [
     Mutant("twin_float64", "twin_noise", "wrong-dtype", "twin_noise_solution", '''
         def twin_noise(seed, shape):
