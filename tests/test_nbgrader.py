@@ -16,7 +16,6 @@ from autograder import lessons
 from autograder.reference import solution_path
 from tests.conftest import ASSIGNMENTS, GRADE_FLAGS, SANDBOX, release_path
 from tests.mutants import mutants_of
-from tests.mutation.lean import lean_notebook
 
 BIN = Path(sys.executable).parent
 # Every mutant through nbgrader takes minutes: by default the first mutant of each exercise, so that
@@ -83,8 +82,10 @@ def test_nbgrader_scores_equal_the_batch_graders(graded, course, assignment):
     solution = nbformat.read(solution_path(lesson), as_version=4)
     submit(course, "solution", assignment, solution_path(lesson))
     submit(course, "release", assignment, release_path(assignment))
-    for mutant in representative_mutants(assignment):  # lean, as the batch grader's fixture grades them
-        submit(course, f"mutant-{mutant.name}", assignment, lean_notebook(mutant.apply(solution)))
+    # Whole notebooks: nbgrader scores its own grade cells, which a lean notebook leaves out. The
+    # batch grader's scores come from lean ones, so this also shows the two forms agree.
+    for mutant in representative_mutants(assignment):
+        submit(course, f"mutant-{mutant.name}", assignment, mutant.apply(solution))
     run = autograde(course, assignment)
     got = scores(course, assignment)
     assert got == {student: graded[(student, assignment)]["score"] for student in got}, run.stderr[-3000:]
