@@ -24,7 +24,7 @@ from . import lessons
 from .devices import DeviceSlots
 from .forkserver import Zygotes
 from .grading import Grading, Judge, Submission, grade, notebook_hash, result_record
-from .kernel import Limits
+from .limits import Limits
 from .reference import Observations, cache_dir, reference_observations
 from .results import read_results, result_path, write_class_csv, write_result
 from .sandbox import require_sandbox, warn_unsandboxed

@@ -28,7 +28,7 @@ from . import lessons
 from .batch import Batch, Submit
 from .devices import DeviceSlots
 from .grading import Submission, grade
-from .kernel import Limits
+from .limits import Limits
 from .reference import Observations, cache_dir
 
 

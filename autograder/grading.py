@@ -16,7 +16,8 @@ import nbformat
 from . import lessons
 from .judge import ExerciseResult, failed_exercise, judge_exercise
 from .forkserver import Zygote
-from .kernel import CELL_TIMEOUT_NAME, Execution, Limits, execute_and_observe
+from .kernel import CELL_TIMEOUT_NAME, Execution, execute_and_observe
+from .limits import Limits
 from .reference import Observations
 from .spec import Lesson
 

@@ -25,6 +25,7 @@ from nbclient import NotebookClient
 from .cgroups import KernelCgroup, join as join_cgroup
 from .forkserver import Zygote, kill_all, zygote_kernel_manager
 from .jail import MAX_PROCESSES
+from .limits import Limits
 from .probe import MIMETYPE, encode_request
 from .sandbox import (Confinement, SandboxedKernelManager, kernel_environment, kernel_manager, lock_rundir,
                       make_rundir, new_kernel_uid)
@@ -36,20 +37,6 @@ MEMORY_POLL_S = 0.2
 MAX_OBSERVATION_BYTES = 4_000_000  # one probe cell's observations; real ones are a few kB
 # How a timed-out cell shows up: the kernel reports the interrupt, or nbclient its own timeout error.
 INTERRUPTED = (f"a notebook cell: {CELL_TIMEOUT_NAME}", "a notebook cell: KeyboardInterrupt")
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Limits on one submission: seconds per cell and per notebook, memory (its whole cgroup:
-    processes, tmpfs, page cache), output per cell, its scratch tmpfs and any one file it writes."""
-
-    cell_timeout: float = 60.0
-    notebook_timeout: float = 600.0
-    memory_mb: int = 4096
-    output_bytes: int = 200_000
-    sandbox: bool = True
-    scratch_mb: int = 1024
-    file_mb: int = 256
 
 
 @dataclass

@@ -12,8 +12,6 @@ import os
 from importlib import import_module, metadata
 from pathlib import Path
 
-import nbformat
-
 from . import COURSE_ROOT, lessons
 from .compare import round_floats
 from .spec import Lesson
@@ -57,9 +55,12 @@ def reference_observations(lesson: Lesson) -> Observations:
 
 
 def _compute(lesson: Lesson) -> Observations:
-    # Imported here: check cells import this module for `public_expected_path` only, and the student
-    # bundle ships no kernel, sandbox or zygote code.
-    from .kernel import Limits, execute_and_observe
+    # Imported here: check cells import this module for `public_expected_path` only (nbformat's
+    # import costs a kernel over a second), and the student bundle ships no kernel, sandbox or zygote code.
+    import nbformat
+
+    from .kernel import execute_and_observe
+    from .limits import Limits
     from .sandbox import bwrap_works
 
     nb = nbformat.read(solution_path(lesson), as_version=4)

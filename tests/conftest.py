@@ -9,7 +9,7 @@ import nbformat
 import pytest
 
 from autograder import COURSE_ROOT, lessons
-from autograder.kernel import Limits
+from autograder.limits import Limits
 from autograder.reference import solution_path
 from autograder.sandbox import bwrap_works
 from tests.alternatives import groups_of

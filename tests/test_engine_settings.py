@@ -4,7 +4,7 @@ from pathlib import Path
 from autograder import COURSE_ROOT
 from autograder.cli import parser
 from autograder.frontends.settings import FLAGS, Engine, engine, load_config
-from autograder.kernel import Limits
+from autograder.limits import Limits
 
 
 def test_defaults_are_the_engines_limits():

@@ -13,7 +13,7 @@ import nbformat
 import pytest
 
 from autograder import COURSE_ROOT, lessons
-from autograder.kernel import Limits
+from autograder.limits import Limits
 from autograder.reference import cache_dir, solution_path
 from tests.conftest import LIMITS, SANDBOX, needs_sandbox, release_path
 

@@ -14,7 +14,7 @@ import nbformat
 import pytest
 
 from autograder import lessons
-from autograder.kernel import Limits
+from autograder.limits import Limits
 from autograder.reference import solution_path
 from tests.conftest import needs_sandbox
 

@@ -7,7 +7,7 @@ import pytest
 from autograder import lessons
 from autograder.batch import unchanged_result
 from autograder.grading import Grading, ReadNotebook, notebook_hash
-from autograder.kernel import Limits
+from autograder.limits import Limits
 from autograder.results import read_results, write_class_csv, write_result
 from autograder.submissions import discover
 

@@ -12,7 +12,7 @@ from typing import Any, Mapping
 from traitlets import Bool, Float, Integer
 from traitlets.config import Config, Configurable, PyFileConfigLoader
 
-from ..kernel import Limits
+from ..limits import Limits
 
 DEFAULTS = Limits()
 
@@ -36,7 +36,7 @@ class Engine(Configurable):
         "its notebooks one after another, whatever this says.")).tag(config=True)
 
     def limits(self) -> Limits:
-        """The `kernel.Limits` these settings describe."""
+        """The `Limits` these settings describe."""
         return Limits(self.cell_timeout, self.notebook_timeout, self.memory_mb, self.output_bytes, self.sandbox,
                       self.scratch_mb, self.file_mb)
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import nbformat
 
 from autograder import lessons
-from autograder.kernel import Limits
+from autograder.limits import Limits
 from autograder.reference import solution_path
 from autograder.sandbox import bwrap_works
 from tests.mutation.equivalent import equivalents_of

@@ -1,0 +1,19 @@
+"""`Limits`: what one graded kernel may use. Its own module, free of heavy imports: the command
+line's parser reads the defaults, and hidden-test cells start that command line to judge."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Limits on one submission: seconds per cell and per notebook, memory (its whole cgroup:
+    processes, tmpfs, page cache), output per cell, its scratch tmpfs and any one file it writes."""
+
+    cell_timeout: float = 60.0
+    notebook_timeout: float = 600.0
+    memory_mb: int = 4096
+    output_bytes: int = 200_000
+    sandbox: bool = True
+    scratch_mb: int = 1024
+    file_mb: int = 256
