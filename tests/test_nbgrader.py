@@ -16,11 +16,16 @@ from autograder import lessons
 from autograder.reference import solution_path
 from tests.conftest import ASSIGNMENTS, GRADE_FLAGS, SANDBOX, release_path
 from tests.mutants import mutants_of
+from tests.mutation.lean import lean_notebook
 
 BIN = Path(sys.executable).parent
 # Every mutant through nbgrader takes minutes: by default the first mutant of each exercise, so that
 # every check cell fails once through nbgrader. TFCOURSE_ALL_MUTANTS=1: every mutant.
 ALL_MUTANTS = os.environ.get("TFCOURSE_ALL_MUTANTS") == "1"
+
+
+def points_of(lesson, exercise_id: str) -> int:
+    return next(e.points for e in lesson.exercises if e.id == exercise_id)
 
 
 def representative_mutants(assignment: str) -> list:
@@ -74,22 +79,23 @@ def autograde(course: Path, assignment: str, **kwargs) -> subprocess.CompletedPr
 
 @pytest.mark.slow
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
-def test_nbgrader_scores_equal_the_batch_graders(graded, course, assignment):
-    """Solution, untouched release and mutants: nbgrader's score is the batch grader's, with no
-    tampering warning for an untouched submission, and feedback with one labelled report per exercise."""
+def test_nbgrader_scores_equal_the_batch_graders(course, assignment):
+    """Solution, untouched release and mutants: nbgrader's score is the batch grader's (full marks,
+    zero, and each mutant's exercise lost, which tests/test_grading.py proves of the batch grader),
+    with no tampering warning for an untouched submission, and feedback with one labelled report per
+    exercise."""
     lesson = lessons.load(assignment)
     assert nbgrader(course, "generate_assignment", assignment, "--force").returncode == 0
     solution = nbformat.read(solution_path(lesson), as_version=4)
     submit(course, "solution", assignment, solution_path(lesson))
     submit(course, "release", assignment, release_path(assignment))
-    # Whole notebooks: nbgrader scores its own grade cells, which a lean notebook leaves out. The
-    # batch grader's scores come from lean ones, so this also shows the two forms agree.
+    expected = {"solution": lesson.max_score, "release": 0}
+    # Mutants are lean, as in the batch grader's tests, but keep the check cells nbgrader scores.
     for mutant in representative_mutants(assignment):
-        submit(course, f"mutant-{mutant.name}", assignment, mutant.apply(solution))
+        submit(course, f"mutant-{mutant.name}", assignment, lean_notebook(mutant.apply(solution), checks=True))
+        expected[f"mutant-{mutant.name}"] = lesson.max_score - points_of(lesson, mutant.exercise)
     run = autograde(course, assignment)
-    got = scores(course, assignment)
-    assert got == {student: graded[(student, assignment)]["score"] for student in got}, run.stderr[-3000:]
-    assert got["solution"] == lesson.max_score and got["release"] == 0
+    assert scores(course, assignment) == expected, run.stderr[-3000:]
     assert TAMPERING not in run.stderr, [line for line in run.stderr.splitlines() if TAMPERING in line]
 
     feedback = nbgrader(course, "generate_feedback", assignment, "--force")
@@ -167,8 +173,7 @@ def test_either_order_gives_the_same_gradebook(course):
     submit(course, "untouched", assignment, release_path(assignment))
     mutant = mutants_of(assignment)[0]
     submit(course, "mutant", assignment, mutant.apply(solution))
-    expected = {"solved": lesson.max_score, "untouched": 0, "mutant": lesson.max_score - next(
-        e.points for e in lesson.exercises if e.id == mutant.exercise)}
+    expected = {"solved": lesson.max_score, "untouched": 0, "mutant": lesson.max_score - points_of(lesson, mutant.exercise)}
 
     out = course / "results"
     run = lambda *args: subprocess.run([sys.executable, "-m", "autograder", *args], cwd=course,

@@ -59,12 +59,15 @@ def used_names(source: str) -> set[str]:
     return names
 
 
-def lean_notebook(nb: nbformat.NotebookNode, *keep_grade_ids: str) -> nbformat.NotebookNode:
+def lean_notebook(nb: nbformat.NotebookNode, *keep_grade_ids: str, checks: bool = False) -> nbformat.NotebookNode:
     """`nb` cut down to its setup cell, the cells `keep_grade_ids` (all solution cells when none are
-    named) and the earlier code cells they need."""
+    named) and the earlier code cells they need; with `checks`, also every check cell (the cells
+    nbgrader scores)."""
     cells = nb.cells
     grade_id = lambda c: c.metadata.get("nbgrader", {}).get("grade_id")  # noqa: E731
     wanted = set(keep_grade_ids) or {grade_id(c) for c in cells if c.metadata.get("nbgrader", {}).get("solution")}
+    if checks:
+        wanted |= {grade_id(c) for c in cells if c.metadata.get("nbgrader", {}).get("grade")}
     kept, needed = set(), set()
     for i in range(len(cells) - 1, -1, -1):
         cell = cells[i]
