@@ -24,10 +24,6 @@ BIN = Path(sys.executable).parent
 ALL_MUTANTS = os.environ.get("TFCOURSE_ALL_MUTANTS") == "1"
 
 
-def points_of(lesson, exercise_id: str) -> int:
-    return next(e.points for e in lesson.exercises if e.id == exercise_id)
-
-
 def representative_mutants(assignment: str) -> list:
     if ALL_MUTANTS:
         return mutants_of(assignment)
@@ -93,7 +89,7 @@ def test_nbgrader_scores_equal_the_batch_graders(course, assignment):
     # Mutants are lean, as in the batch grader's tests, but keep the check cells nbgrader scores.
     for mutant in representative_mutants(assignment):
         submit(course, f"mutant-{mutant.name}", assignment, lean_notebook(mutant.apply(solution), checks=True))
-        expected[f"mutant-{mutant.name}"] = lesson.max_score - points_of(lesson, mutant.exercise)
+        expected[f"mutant-{mutant.name}"] = lesson.max_score - lesson.exercise(mutant.exercise).points
     run = autograde(course, assignment)
     assert scores(course, assignment) == expected, run.stderr[-3000:]
     assert TAMPERING not in run.stderr, [line for line in run.stderr.splitlines() if TAMPERING in line]
@@ -173,7 +169,8 @@ def test_either_order_gives_the_same_gradebook(course):
     submit(course, "untouched", assignment, release_path(assignment))
     mutant = mutants_of(assignment)[0]
     submit(course, "mutant", assignment, mutant.apply(solution))
-    expected = {"solved": lesson.max_score, "untouched": 0, "mutant": lesson.max_score - points_of(lesson, mutant.exercise)}
+    expected = {"solved": lesson.max_score, "untouched": 0,
+                "mutant": lesson.max_score - lesson.exercise(mutant.exercise).points}
 
     out = course / "results"
     run = lambda *args: subprocess.run([sys.executable, "-m", "autograder", *args], cwd=course,
