@@ -77,3 +77,12 @@ def copy_of_course(tmp_path) -> Path:
     shutil.copy(COURSE_ROOT / "nbgrader_config.py", tmp_path)
     (tmp_path / "solutions").symlink_to(COURSE_ROOT / "solutions")
     return tmp_path
+
+
+@pytest.fixture
+def course(copy_of_course) -> Path:
+    """A scratch course with the course's config; without bubblewrap, deliberately unsandboxed."""
+    if not SANDBOX:
+        with open(copy_of_course / "nbgrader_config.py", "a") as config:
+            config.write("\nc.Engine.sandbox = False\n")
+    return copy_of_course

@@ -41,15 +41,6 @@ def nbgrader(course: Path, *args: str, env: dict | None = None) -> subprocess.Co
     return subprocess.run([str(BIN / "nbgrader"), *args], cwd=course, env=env, capture_output=True, text=True)
 
 
-@pytest.fixture
-def course(copy_of_course) -> Path:
-    """A scratch course with the course's config; without bubblewrap, deliberately unsandboxed."""
-    if not SANDBOX:
-        with open(copy_of_course / "nbgrader_config.py", "a") as config:
-            config.write("\nc.Engine.sandbox = False\n")
-    return copy_of_course
-
-
 def submit(course: Path, student: str, assignment: str, notebook: Path | nbformat.NotebookNode) -> None:
     folder = course / "submitted" / student / assignment
     folder.mkdir(parents=True)

@@ -79,16 +79,16 @@ def test_a_correct_run_all_writes_nothing_to_stderr(assignment):
 
 
 @pytest.mark.slow
-def test_nbgrader_feedback_shows_no_tensorflow_start_up_lines(copy_of_course):
+def test_nbgrader_feedback_shows_no_tensorflow_start_up_lines(course):
     from tests.test_nbgrader import nbgrader, submit
 
     assignment = "02_rebuild_vs_feed"
     lesson = lessons.load(assignment)
     with fd2_relayed():
-        assert nbgrader(copy_of_course, "generate_assignment", assignment, "--force").returncode == 0
-        submit(copy_of_course, "solved", assignment, solution_path(lesson))
-        assert nbgrader(copy_of_course, "autograde", assignment, "--force").returncode == 0
-        assert nbgrader(copy_of_course, "generate_feedback", assignment, "--force").returncode == 0
-    page = (copy_of_course / "feedback" / "solved" / assignment / lesson.notebook).with_suffix(".html").read_text()
+        assert nbgrader(course, "generate_assignment", assignment, "--force").returncode == 0
+        submit(course, "solved", assignment, solution_path(lesson))
+        assert nbgrader(course, "autograde", assignment, "--force").returncode == 0
+        assert nbgrader(course, "generate_feedback", assignment, "--force").returncode == 0
+    page = (course / "feedback" / "solved" / assignment / lesson.notebook).with_suffix(".html").read_text()
     for noise in ("InitializeLog", "cuInit", "cudart_stub", "oneDNN"):
         assert noise not in page, f"{noise!r} in nbgrader's feedback page"
