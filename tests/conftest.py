@@ -12,18 +12,22 @@ from autograder import COURSE_ROOT, lessons
 from autograder.limits import Limits
 from autograder.reference import solution_path
 from autograder.sandbox import bwrap_works
-from tests.alternatives import groups_of
+from tests.alternatives import alternatives_of
 from tests.mutants import mutants_of
 from tests.mutation.lean import lean_notebook
-from tests.swaps import swap_cells
+from tests.swaps import one_per_cell, swap_cells
 
 # TFCOURSE_TEST_LESSONS="02_rebuild_vs_feed 07_learning_rate_decay" narrows the graded lessons while
 # working on them; `make test` grades every lesson.
 ASSIGNMENTS = os.environ.get("TFCOURSE_TEST_LESSONS", "").split() or lessons.assignments()
-MUTANTS = [(a, m) for a in ASSIGNMENTS for m in mutants_of(a)]
-# (assignment, the student whose notebook holds it, alternative)
-ALTERNATIVES = [(a, f"alternatives-{k}", alt) for a in ASSIGNMENTS
-                for k, group in enumerate(groups_of(a), 1) for alt in group]
+# The swaps each graded notebook holds, keyed by (student, assignment): at most one per exercise.
+MUTANT_GROUPS = {(f"mutants-{k}", a): group for a in ASSIGNMENTS
+                 for k, group in enumerate(one_per_cell(mutants_of(a)), 1)}
+ALTERNATIVE_GROUPS = {(f"alternatives-{k}", a): group for a in ASSIGNMENTS
+                      for k, group in enumerate(one_per_cell(alternatives_of(a)), 1)}
+# (assignment, the student whose notebook holds it, the swap)
+MUTANTS = [(a, student, m) for (student, a), group in MUTANT_GROUPS.items() for m in group]
+ALTERNATIVES = [(a, student, alt) for (student, a), group in ALTERNATIVE_GROUPS.items() for alt in group]
 
 # Grading refuses to run without a sandbox unless told. Where bubblewrap cannot build one, the tests
 # choose the fallback deliberately (and the tests that need the sandbox itself skip, saying why).
@@ -47,8 +51,8 @@ def _lay_out(root: Path, student: str, assignment: str, nb: nbformat.NotebookNod
 
 @pytest.fixture(scope="session")
 def graded(tmp_path_factory) -> dict[tuple[str, str], dict]:
-    """Result records keyed by (student, assignment): students `solution`, `release`, `mutant-<name>`
-    and `alternatives-<k>` (the k-th group of a lesson's alternatives).
+    """Result records keyed by (student, assignment): students `solution`, `release`, `mutants-<k>`
+    and `alternatives-<k>` (the k-th group of a lesson's mutants or alternatives).
 
     Solutions and releases are graded whole. Mutants and alternatives are graded lean (every
     exercise, none of the demos: `tests.mutation.lean`), which is what keeps the suite fast;
@@ -57,32 +61,34 @@ def graded(tmp_path_factory) -> dict[tuple[str, str], dict]:
     from autograder.submissions import discover
 
     root = tmp_path_factory.mktemp("class") / "submitted"
-    for assignment in ASSIGNMENTS:
-        solution = nbformat.read(solution_path(lessons.load(assignment)), as_version=4)
+    solutions = {a: nbformat.read(solution_path(lessons.load(a)), as_version=4) for a in ASSIGNMENTS}
+    for assignment, solution in solutions.items():
         _lay_out(root, "solution", assignment, solution)
         _lay_out(root, "release", assignment, nbformat.read(release_path(assignment), as_version=4))
         _lay_out(root, "lean-solution", assignment, lean_notebook(solution))
-        for mutant in mutants_of(assignment):
-            _lay_out(root, f"mutant-{mutant.name}", assignment, lean_notebook(mutant.apply(solution)))
-        for k, group in enumerate(groups_of(assignment), 1):
-            _lay_out(root, f"alternatives-{k}", assignment, lean_notebook(swap_cells(solution, group)))
+    for (student, assignment), group in {**MUTANT_GROUPS, **ALTERNATIVE_GROUPS}.items():
+        _lay_out(root, student, assignment, lean_notebook(swap_cells(solutions[assignment], group)))
     out = root.parent / "results"
     records = grade_all(discover([root]), out, jobs=2, limits=LIMITS)
     return {(r["student"], r["assignment"]): r for r in records}
 
 
-@pytest.fixture
-def copy_of_course(tmp_path) -> Path:
-    """A scratch course root: the config, and solutions/ linked from this checkout."""
-    shutil.copy(COURSE_ROOT / "nbgrader_config.py", tmp_path)
-    (tmp_path / "solutions").symlink_to(COURSE_ROOT / "solutions")
-    return tmp_path
+def scratch_course(root: Path) -> Path:
+    """A scratch course root in `root`: the config, and solutions/ linked from this checkout."""
+    shutil.copy(COURSE_ROOT / "nbgrader_config.py", root)
+    (root / "solutions").symlink_to(COURSE_ROOT / "solutions")
+    return root
 
 
-@pytest.fixture
-def course(copy_of_course) -> Path:
-    """A scratch course with the course's config; without bubblewrap, deliberately unsandboxed."""
+def gradable(course: Path) -> Path:
+    """`course` made able to grade here: without bubblewrap, deliberately unsandboxed."""
     if not SANDBOX:
-        with open(copy_of_course / "nbgrader_config.py", "a") as config:
+        with open(course / "nbgrader_config.py", "a") as config:
             config.write("\nc.Engine.sandbox = False\n")
-    return copy_of_course
+    return course
+
+
+@pytest.fixture
+def course(tmp_path) -> Path:
+    """A scratch course with the course's config; without bubblewrap, deliberately unsandboxed."""
+    return gradable(scratch_course(tmp_path))

@@ -1,7 +1,9 @@
 """Notebooks made from the solution by swapping one solution cell's source: mutants and alternatives.
 
 A swap names the solution cell it replaces by its nbgrader grade_id; its source is dedented first, so
-the swaps' files can indent it like any other code.
+the swaps' files can indent it like any other code. Swaps of different cells can share a notebook
+(`one_per_cell`): every exercise has a cell of its own, so a lesson costs as many gradings as it has
+swaps of its busiest cell.
 """
 from __future__ import annotations
 
@@ -23,6 +25,18 @@ def swap_cells(solution: nbformat.NotebookNode, swaps: Iterable) -> nbformat.Not
         assert len(cells) == 1, f"{swap.name}: no unique cell with grade_id {swap.cell!r}"
         cells[0].source = textwrap.dedent(swap.source).strip("\n")
     return nb
+
+
+def one_per_cell(swaps: Iterable) -> list[list]:
+    """`swaps` split into groups that touch each solution cell at most once (first fit, in order)."""
+    groups: list[list] = []
+    for swap in swaps:
+        free = [g for g in groups if all(other.cell != swap.cell for other in g)]
+        if free:
+            free[0].append(swap)
+        else:
+            groups.append([swap])
+    return groups
 
 
 def swaps_of(package: ModuleType, assignment: str, attribute: str) -> list:

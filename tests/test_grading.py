@@ -1,7 +1,7 @@
 """The grader tells right from wrong: solutions get full marks, releases zero, mutants lose their exercise."""
 import pytest
 
-from tests.conftest import ALTERNATIVES, ASSIGNMENTS, LIMITS, MUTANTS
+from tests.conftest import ALTERNATIVES, ASSIGNMENTS, LIMITS, MUTANT_GROUPS, MUTANTS
 
 
 @pytest.mark.slow
@@ -32,16 +32,36 @@ def test_untouched_release_gets_zero(graded, assignment):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("assignment,mutant", MUTANTS, ids=[m.name for _, m in MUTANTS])
-def test_mutant_loses_its_exercise_and_is_named(graded, assignment, mutant):
-    record = graded[(f"mutant-{mutant.name}", assignment)]
+@pytest.mark.parametrize("assignment,student,mutant", MUTANTS, ids=[m.name for _, _, m in MUTANTS])
+def test_mutant_loses_its_exercise_and_is_named(graded, assignment, student, mutant):
+    """The notebook holds at most one mutant per exercise: the exercises it leaves alone keep full marks."""
+    record = graded[(student, assignment)]
     by_id = {e["id"]: e for e in record["exercises"]}
     target = by_id[mutant.exercise]
     assert target["points"] == 0, target["feedback"]
     assert mutant.misconception in target["failed_checks"], target["feedback"]
     assert f"[{mutant.misconception}]" in target["feedback"]
-    others = [e for e in record["exercises"] if e["id"] != mutant.exercise]
+    mutated = {m.exercise for m in MUTANT_GROUPS[(student, assignment)]}
+    others = [e for e in record["exercises"] if e["id"] not in mutated]
     assert all(e["points"] == e["max_points"] for e in others), [e["feedback"] for e in others if not e["passed"]]
+
+
+def test_mutants_can_share_a_notebook():
+    """Each exercise has a solution cell of its own, and no mutant calls another exercise: so in a
+    notebook of mutants, each exercise's verdict is its own mutant's."""
+    import re
+
+    from autograder import lessons
+    from tests.mutants import mutants_of
+
+    for assignment in ASSIGNMENTS:
+        lesson = lessons.load(assignment)
+        cells = {}
+        for mutant in mutants_of(assignment):
+            assert cells.setdefault(mutant.cell, mutant.exercise) == mutant.exercise, (assignment, mutant.cell)
+            calls = [e.symbol for e in lesson.exercises
+                     if e.id != mutant.exercise and re.search(rf"\b{e.symbol}\b", mutant.source)]
+            assert not calls, f"{mutant.name} uses {calls}: it would judge another exercise's mutant too"
 
 
 @pytest.mark.slow
@@ -95,18 +115,19 @@ FLAKE_PRONE = ("01_graphs_and_sessions", "06_seeds_and_pipelines")  # session pl
 
 
 def _small_class(root):
-    """Per lesson in FLAKE_PRONE: the solution, the untouched release and the first mutant."""
+    """Per lesson in FLAKE_PRONE: the solution, the untouched release and the first mutant (lean)."""
     import nbformat
     from autograder import lessons
     from autograder.reference import solution_path
     from tests.conftest import _lay_out, release_path
     from tests.mutants import mutants_of
+    from tests.mutation.lean import lean_notebook
 
     for assignment in FLAKE_PRONE:
         solution = nbformat.read(solution_path(lessons.load(assignment)), as_version=4)
         _lay_out(root, "solution", assignment, solution)
         _lay_out(root, "release", assignment, nbformat.read(release_path(assignment), as_version=4))
-        _lay_out(root, "mutant", assignment, mutants_of(assignment)[0].apply(solution))
+        _lay_out(root, "mutant", assignment, lean_notebook(mutants_of(assignment)[0].apply(solution)))
     return root
 
 

@@ -8,15 +8,17 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import nbformat
 import pytest
 
 from autograder import lessons
 from autograder.reference import solution_path
-from tests.conftest import ASSIGNMENTS, GRADE_FLAGS, SANDBOX, release_path
+from tests.conftest import ASSIGNMENTS, GRADE_FLAGS, gradable, release_path, scratch_course
 from tests.mutants import mutants_of
 from tests.mutation.lean import lean_notebook
+from tests.swaps import one_per_cell, swap_cells
 
 BIN = Path(sys.executable).parent
 # Every mutant through nbgrader takes minutes: by default the first mutant of each exercise, so that
@@ -24,13 +26,17 @@ BIN = Path(sys.executable).parent
 ALL_MUTANTS = os.environ.get("TFCOURSE_ALL_MUTANTS") == "1"
 
 
-def representative_mutants(assignment: str) -> list:
-    if ALL_MUTANTS:
-        return mutants_of(assignment)
-    first = {}
-    for mutant in mutants_of(assignment):
-        first.setdefault(mutant.exercise, mutant)
-    return list(first.values())
+def mutant_notebooks(assignment: str) -> list[list]:
+    """The mutants to submit, as the groups each notebook holds. A group mutates every other exercise
+    of the lesson (`tests.swaps.one_per_cell`, halved), so each check cell fails in one notebook and
+    passes in another."""
+    mutants = mutants_of(assignment)
+    if not ALL_MUTANTS:
+        first: dict[str, object] = {}
+        for mutant in mutants:
+            first.setdefault(mutant.exercise, mutant)
+        mutants = list(first.values())
+    return [half for group in one_per_cell(mutants) for half in (group[0::2], group[1::2]) if half]
 
 
 TAMPERING = "has changed!"
@@ -64,29 +70,46 @@ def autograde(course: Path, assignment: str, **kwargs) -> subprocess.CompletedPr
     return run
 
 
+@pytest.fixture(scope="module")
+def autograded(tmp_path_factory) -> SimpleNamespace:
+    """One course for every lesson, graded by one `nbgrader autograde`: per lesson the solution, the
+    untouched release and the mutant notebooks (`mutant_notebooks`), with each one's expected score.
+    Mutants are lean, as in the batch grader's tests, but keep the check cells nbgrader scores."""
+    course = gradable(scratch_course(tmp_path_factory.mktemp("nbgrader")))
+    assert nbgrader(course, "generate_assignment", "*", "--force").returncode == 0
+    expected: dict[str, dict[str, int]] = {}
+    for assignment in ASSIGNMENTS:
+        lesson = lessons.load(assignment)
+        solution = nbformat.read(solution_path(lesson), as_version=4)
+        submit(course, "solution", assignment, solution_path(lesson))
+        submit(course, "release", assignment, release_path(assignment))
+        expected[assignment] = {"solution": lesson.max_score, "release": 0}
+        for k, group in enumerate(mutant_notebooks(assignment), 1):
+            submit(course, f"mutants-{k}", assignment, lean_notebook(swap_cells(solution, group), checks=True))
+            expected[assignment][f"mutants-{k}"] = (lesson.max_score
+                                                    - sum(lesson.exercise(m.exercise).points for m in group))
+    run = autograde(course, "*")
+    feedback = nbgrader(course, "generate_feedback", "*", "--force")
+    return SimpleNamespace(course=course, expected=expected, run=run, feedback=feedback)
+
+
+@pytest.mark.slow
+def test_untouched_check_cells_raise_no_tampering_warning(autograded):
+    stderr = autograded.run.stderr
+    assert TAMPERING not in stderr, [line for line in stderr.splitlines() if TAMPERING in line]
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
-def test_nbgrader_scores_equal_the_batch_graders(course, assignment):
+def test_nbgrader_scores_equal_the_batch_graders(autograded, assignment):
     """Solution, untouched release and mutants: nbgrader's score is the batch grader's (full marks,
-    zero, and each mutant's exercise lost, which tests/test_grading.py proves of the batch grader),
-    with no tampering warning for an untouched submission, and feedback with one labelled report per
-    exercise."""
+    zero, and each mutant's exercises lost, which tests/test_grading.py proves of the batch grader),
+    and the feedback has one labelled report per exercise."""
     lesson = lessons.load(assignment)
-    assert nbgrader(course, "generate_assignment", assignment, "--force").returncode == 0
-    solution = nbformat.read(solution_path(lesson), as_version=4)
-    submit(course, "solution", assignment, solution_path(lesson))
-    submit(course, "release", assignment, release_path(assignment))
-    expected = {"solution": lesson.max_score, "release": 0}
-    # Mutants are lean, as in the batch grader's tests, but keep the check cells nbgrader scores.
-    for mutant in representative_mutants(assignment):
-        submit(course, f"mutant-{mutant.name}", assignment, lean_notebook(mutant.apply(solution), checks=True))
-        expected[f"mutant-{mutant.name}"] = lesson.max_score - lesson.exercise(mutant.exercise).points
-    run = autograde(course, assignment)
-    assert scores(course, assignment) == expected, run.stderr[-3000:]
-    assert TAMPERING not in run.stderr, [line for line in run.stderr.splitlines() if TAMPERING in line]
+    course = autograded.course
+    assert scores(course, assignment) == autograded.expected[assignment], autograded.run.stderr[-3000:]
 
-    feedback = nbgrader(course, "generate_feedback", assignment, "--force")
-    assert feedback.returncode == 0, feedback.stderr[-3000:]
+    assert autograded.feedback.returncode == 0, autograded.feedback.stderr[-3000:]
     page = (course / "feedback" / "release" / assignment / Path(lesson.notebook).with_suffix(".html")).read_text()
     assert "not-implemented" in page, "the feedback page lacks the check cells' reports"
     for exercise in lesson.exercises:
@@ -159,7 +182,7 @@ def test_either_order_gives_the_same_gradebook(course):
     submit(course, "solved", assignment, solution_path(lesson))
     submit(course, "untouched", assignment, release_path(assignment))
     mutant = mutants_of(assignment)[0]
-    submit(course, "mutant", assignment, mutant.apply(solution))
+    submit(course, "mutant", assignment, lean_notebook(mutant.apply(solution), checks=True))
     expected = {"solved": lesson.max_score, "untouched": 0,
                 "mutant": lesson.max_score - lesson.exercise(mutant.exercise).points}
 

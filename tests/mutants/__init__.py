@@ -1,8 +1,11 @@
 """Known-wrong submissions ("mutants"), each built from a misconception a lesson teaches.
 
 A mutant replaces one solution cell (found by its nbgrader grade_id) of the solution notebook. The
-suite grades every mutant and requires that it loses exactly its exercise's points and that the
-feedback names `misconception`, the id of the check that should catch it.
+suite grades every mutant and requires that it loses its exercise's points and that the feedback
+names `misconception`, the id of the check that should catch it. Mutants of different exercises
+share a notebook (`tests.swaps.one_per_cell`), which is sound because each exercise has a cell of its
+own and a mutant calls no other exercise (`tests/test_grading.py` checks both), and every exercise
+left unmutated in that notebook must keep its full marks.
 """
 from __future__ import annotations
 
