@@ -3,9 +3,9 @@
 Probes run in the student's kernel and trust TensorFlow, NumPy, IPython's display and this
 package to report what the student's code really did. A submission that replaces, say,
 `tf.Graph.get_operations`, `tf.Operation.type` or `autograder.probe.observe` could make a wrong
-answer look right. So the grader's first cell, before any of the submission's code, calls
-`snapshot()`; every probe cell calls `changed()` before observing, and a non-empty answer makes
-the submission `tampered`.
+answer look right. So `snapshot()` runs before any of the submission's code: in the warm zygote
+before it forks the kernel (`zygote.preload`), else in the grader's first cell. Probe cells call
+`changed()` before observing, and a non-empty answer makes the submission `tampered`.
 
 What is watched: every function, method, property and class in the modules below and in the
 classes they define, by identity. This catches monkeypatching. It cannot stop a submission that
@@ -14,7 +14,6 @@ change); that residual risk is stated in docs/instructor.md.
 """
 from __future__ import annotations
 
-import contextlib
 import importlib
 import inspect
 import sys
@@ -54,13 +53,14 @@ def _owners() -> dict[str, Any]:
 
 
 def _attributes(owner: Any) -> dict[str, Any]:
-    """What `owner.name` resolves to, for every watchable name: a class's inherited ones included
-    (resolved statically, through its MRO, without running any descriptor)."""
+    """What `owner.name` resolves to, for every watchable name. For a class: the first definition
+    along its MRO, then its metaclass's (as `inspect.getattr_static` resolves it), read straight
+    from the classes' `__dict__`s without running any descriptor."""
     if inspect.isclass(owner):
-        found = {}
-        for name in dir(owner):
-            with contextlib.suppress(AttributeError):
-                found[name] = inspect.getattr_static(owner, name)
+        found: dict[str, Any] = {}
+        for klass in (*owner.__mro__, *type(owner).__mro__):
+            for name, value in vars(klass).items():
+                found.setdefault(name, value)
     else:
         found = dict(vars(owner))
     return {k: v for k, v in found.items() if _watchable(v)}
