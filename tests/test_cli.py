@@ -65,3 +65,16 @@ def test_grading_refuses_without_a_sandbox_unless_told(tmp_path):
     assert allowed.returncode == 0, allowed.stderr
     assert allowed.stderr.count("without a sandbox") == 1
     assert json.loads((tmp_path / "out" / "dave" / f"{ASSIGNMENT}.json").read_text())["status"] == "invalid"
+
+
+def test_the_judge_stays_light():
+    """`check.hidden` starts one judge per exercise in an instructor's Run All: it needs the lesson,
+    the reference and the comparison, not the kernel machinery, nbformat or TensorFlow."""
+    code = ("import runpy, sys\n"
+            "sys.argv = ['autograder', 'judge', %r, %r]\n"
+            "try:\n    runpy.run_module('autograder', run_name='__main__')\n"
+            "except SystemExit:\n    pass\n"
+            "print(sorted({m.split('.')[0] for m in sys.modules} & {'nbformat', 'nbclient', 'tensorflow', 'jsonschema'}),"
+            " file=sys.stderr)") % (ASSIGNMENT, lessons.load(ASSIGNMENT).exercises[0].id)
+    run = subprocess.run([sys.executable, "-c", code], input="[]", capture_output=True, text=True, timeout=120)
+    assert run.stderr.strip().splitlines()[-1] == "[]", run.stderr[-2000:]
