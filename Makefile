@@ -8,7 +8,8 @@ ASSIGNMENTS := $(notdir $(wildcard solutions/[0-9][0-9]_*))
 SUBMISSIONS ?= submitted
 OUT ?= results
 JOBS ?= 2
-# pytest-xdist workers for `make test`, one test file each (a file's whole-class fixture is built once).
+# pytest-xdist workers for `make test`, one test file each (a file's whole-class fixture is built once),
+# slowest files first (tests/conftest.py's SLOWEST_FILES).
 TEST_WORKERS ?= 2
 PYTEST_ARGS ?=
 # nbgrader runs tools (alembic) from PATH: put the venv first.
@@ -42,7 +43,7 @@ lab: setup
 	$(LAB_ENV) $(VENV)/bin/jupyter lab $(ROOT_FLAG) notebooks/
 
 test: setup
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder $(PYTEST_ARGS)
 
 # Only the browser test of the student path (also part of `make test`); screenshots in tests/e2e/artifacts/.
 e2e: setup

@@ -38,6 +38,34 @@ NO_SANDBOX_REASON = "bubblewrap cannot build a sandbox here (install the Debian 
 needs_sandbox = pytest.mark.skipif(not SANDBOX, reason=NO_SANDBOX_REASON)
 
 
+# The test files that take longest, longest first. `make test` hands whole files to its workers in
+# collection order (`--no-loadscope-reorder`): long files first, so that no worker is left alone
+# with one at the end. A file not listed comes after these; a stale list costs time, never a result.
+SLOWEST_FILES = ("test_grading.py", "test_nbgrader.py", "test_quiet.py", "test_isolation.py", "test_hostile.py",
+                 "test_tensorboard_browser.py", "test_student_browser.py", "test_resume.py", "test_cli.py",
+                 "test_cluster.py", "test_release.py", "test_forkserver.py")
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: i for i, name in enumerate(SLOWEST_FILES)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+
+
+def pytest_sessionstart(session):
+    """Under pytest-xdist, fill the reference cache once, two lessons at a time, before the workers
+    start: otherwise each worker computes the references its tests need, often the same ones side
+    by side (a fresh clone's cache is empty)."""
+    config = session.config
+    if hasattr(config, "workerinput") or not config.pluginmanager.hasplugin("dsession"):
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    from autograder.reference import reference_observations
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        list(pool.map(lambda a: reference_observations(lessons.load(a)), ASSIGNMENTS))
+
+
 def release_path(assignment: str) -> Path:
     """The committed student version of an assignment's notebook."""
     return COURSE_ROOT / "notebooks" / assignment / lessons.load(assignment).notebook

@@ -115,7 +115,8 @@ FLAKE_PRONE = ("01_graphs_and_sessions", "06_seeds_and_pipelines")  # session pl
 
 
 def _small_class(root):
-    """Per lesson in FLAKE_PRONE: the solution, the untouched release and the first mutant (lean)."""
+    """Per lesson in FLAKE_PRONE: the solution, and lean (without their demo cells) the untouched
+    release and the first mutant."""
     import nbformat
     from autograder import lessons
     from autograder.reference import solution_path
@@ -126,7 +127,7 @@ def _small_class(root):
     for assignment in FLAKE_PRONE:
         solution = nbformat.read(solution_path(lessons.load(assignment)), as_version=4)
         _lay_out(root, "solution", assignment, solution)
-        _lay_out(root, "release", assignment, nbformat.read(release_path(assignment), as_version=4))
+        _lay_out(root, "release", assignment, lean_notebook(nbformat.read(release_path(assignment), as_version=4)))
         _lay_out(root, "mutant", assignment, lean_notebook(mutants_of(assignment)[0].apply(solution)))
     return root
 

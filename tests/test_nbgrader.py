@@ -74,7 +74,8 @@ def autograde(course: Path, assignment: str, **kwargs) -> subprocess.CompletedPr
 def autograded(tmp_path_factory) -> SimpleNamespace:
     """One course for every lesson, graded by one `nbgrader autograde`: per lesson the solution, the
     untouched release and the mutant notebooks (`mutant_notebooks`), with each one's expected score.
-    Mutants are lean, as in the batch grader's tests, but keep the check cells nbgrader scores."""
+    Releases and mutants are lean, as in the batch grader's tests (which grade each release whole),
+    but keep the check cells nbgrader scores."""
     course = gradable(scratch_course(tmp_path_factory.mktemp("nbgrader")))
     assert nbgrader(course, "generate_assignment", "*", "--force").returncode == 0
     expected: dict[str, dict[str, int]] = {}
@@ -82,7 +83,8 @@ def autograded(tmp_path_factory) -> SimpleNamespace:
         lesson = lessons.load(assignment)
         solution = nbformat.read(solution_path(lesson), as_version=4)
         submit(course, "solution", assignment, solution_path(lesson))
-        submit(course, "release", assignment, release_path(assignment))
+        submit(course, "release", assignment,
+               lean_notebook(nbformat.read(release_path(assignment), as_version=4), checks=True))
         expected[assignment] = {"solution": lesson.max_score, "release": 0}
         for k, group in enumerate(mutant_notebooks(assignment), 1):
             submit(course, f"mutants-{k}", assignment, lean_notebook(swap_cells(solution, group), checks=True))
