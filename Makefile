@@ -65,6 +65,7 @@ report: setup
 # the batch grader; prints each repeat's walls, then the medians and the speed-ups over stock.
 bench: setup
 	$(PY) bench/grading_throughput.py --copies $(or $(COPIES),8) --repeats $(or $(REPEATS),3) --jobs $(JOBS)
+	$(PY) bench/solution_times.py --repeats $(or $(REPEATS),3)
 
 # Machine-made mutants of every solution, graded in one warm batch: each exercise's kill rate and the
 # survivors to triage (tests/mutation/). ASSIGNMENTS="02_rebuild_vs_feed" narrows it.
