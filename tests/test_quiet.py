@@ -1,4 +1,5 @@
-"""A correct Run All shows no stderr at all on a CPU machine, while real errors still show."""
+"""A correct Run All shows no stderr at all on a CPU machine, while real errors still show, and every
+claim a lesson checks in its cells (`autograder.notebook.claims`) holds."""
 import contextlib
 import os
 
@@ -7,6 +8,7 @@ import pytest
 from nbclient import NotebookClient
 
 from autograder import lessons
+from autograder.notebook.claims import failed_claims
 from autograder.quiet import without_import_noise
 from autograder.reference import solution_path
 from tests.conftest import ASSIGNMENTS
@@ -71,11 +73,14 @@ def test_setup_cell_and_first_op_write_nothing_to_stderr_but_real_errors_show():
 
 @pytest.mark.slow
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
-def test_a_correct_run_all_writes_nothing_to_stderr(assignment):
+def test_a_correct_run_all_writes_nothing_to_stderr_and_every_claim_holds(assignment):
     nb = run(nbformat.read(solution_path(lessons.load(assignment)), as_version=4))
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
     assert not errors, [f"{e.ename}: {e.evalue}" for e in errors]
     assert not [s for s in stderr_of(nb) if s], [s for s in stderr_of(nb) if s]
+    printed = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs
+                      if o.output_type == "stream" and o.name == "stdout")
+    assert not failed_claims(printed), failed_claims(printed)
 
 
 @pytest.mark.slow
