@@ -17,7 +17,7 @@ export PATH := $(abspath $(VENV))/bin:$(PATH)
 
 .PHONY: setup lab test e2e release grade report bench mutants student-bundle clean
 
-# The same test the grader makes (autograder.sandbox.bwrap_works): can bubblewrap build a sandbox?
+# The same test the grader makes (autograder.engine.sandbox.bwrap_works): can bubblewrap build a sandbox?
 BWRAP_CHECK := bwrap --ro-bind / / --unshare-net --unshare-pid --cap-drop ALL true >/dev/null 2>&1
 
 setup: $(STAMP)

@@ -23,8 +23,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from autograder import COURSE_ROOT, lessons
-from autograder.reference import reference_observations, solution_path
+from autograder import COURSE_ROOT
+from autograder.course import lessons
+from autograder.judging.reference import reference_observations, solution_path
 
 BIN = Path(sys.executable).parent
 STOCK = """

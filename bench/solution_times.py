@@ -13,12 +13,12 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from autograder import lessons
-from autograder.batch import grade_all
-from autograder.limits import Limits
-from autograder.reference import solution_path
-from autograder.sandbox import bwrap_works
-from autograder.submissions import discover
+from autograder.course import lessons
+from autograder.engine.limits import Limits
+from autograder.engine.sandbox import bwrap_works
+from autograder.frontends.batch import grade_all
+from autograder.judging.reference import solution_path
+from autograder.judging.submissions import discover
 
 BUDGET_S = 30.0
 

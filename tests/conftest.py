@@ -8,10 +8,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder import COURSE_ROOT, lessons
-from autograder.limits import Limits
-from autograder.reference import solution_path
-from autograder.sandbox import bwrap_works
+from autograder import COURSE_ROOT
+from autograder.course import lessons
+from autograder.engine.limits import Limits
+from autograder.engine.sandbox import bwrap_works
+from autograder.judging.reference import solution_path
 from tests.alternatives import alternatives_of
 from tests.mutants import mutants_of
 from tests.mutation.lean import lean_notebook
@@ -60,7 +61,7 @@ def pytest_sessionstart(session):
         return
     from concurrent.futures import ThreadPoolExecutor
 
-    from autograder.reference import reference_observations
+    from autograder.judging.reference import reference_observations
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         list(pool.map(lambda a: reference_observations(lessons.load(a)), ASSIGNMENTS))
@@ -85,8 +86,8 @@ def graded(tmp_path_factory) -> dict[tuple[str, str], dict]:
     Solutions and releases are graded whole. Mutants and alternatives are graded lean (every
     exercise, none of the demos: `tests.mutation.lean`), which is what keeps the suite fast;
     `lean-solution`, the solution cut the same way, must keep full marks for that to be sound."""
-    from autograder.batch import grade_all
-    from autograder.submissions import discover
+    from autograder.frontends.batch import grade_all
+    from autograder.judging.submissions import discover
 
     root = tmp_path_factory.mktemp("class") / "submitted"
     solutions = {a: nbformat.read(solution_path(lessons.load(a)), as_version=4) for a in ASSIGNMENTS}

@@ -11,9 +11,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from autograder import lessons
-from autograder.judge import ExerciseResult, Outcome, failed_exercise
-from autograder.results import write_class_csv, read_results, write_result
+from autograder.course import lessons
+from autograder.judging.feedback import exercise_json
+from autograder.judging.judge import ExerciseResult, Outcome, failed_exercise
+from autograder.judging.results import read_results, write_class_csv, write_result
 
 ASSIGNMENTS = ("02_rebuild_vs_feed", "07_learning_rate_decay")
 FAILED = {"carmen": ("crashed", "the kernel died (exit code -9): out of memory?"),
@@ -52,7 +53,7 @@ def synthetic_records(seed: int = 13) -> list[dict[str, Any]]:
                 "student": student, "assignment": assignment, "notebook": lesson.notebook, "notebook_sha256": "",
                 "score": sum(r.points for r in results), "max_score": lesson.max_score, "device": "CPU",
                 "duration_s": round(rng.uniform(4, 12), 2), "status": status, "reason": reason, "cell_errors": [],
-                "exercises": [r.to_json() for r in results]})
+                "exercises": [exercise_json(r) for r in results]})
     return records
 
 

@@ -8,9 +8,10 @@ import zipfile
 import nbformat
 import pytest
 
-from autograder import COURSE_ROOT, lessons
-from autograder.bundle import STUDENT_PACKAGES, build
-from autograder.reference import solution_path
+from autograder import COURSE_ROOT
+from autograder.course import lessons
+from autograder.frontends.bundle import STUDENT_PACKAGES, build
+from autograder.judging.reference import solution_path
 from tests.conftest import ASSIGNMENTS, release_path
 
 
@@ -19,7 +20,7 @@ def solution_lines(assignment: str) -> set[str]:
     released notebook (`self.sess = tf1.Session()` may be one lesson's answer and another's demo)
     and no lesson module's teaching text (a hint may quote `p = step / decay_steps`)."""
     public = [release_path(a).read_text() for a in ASSIGNMENTS]
-    public += [p.read_text() for p in (COURSE_ROOT / "autograder" / "lessons").glob("l*.py")]
+    public += [p.read_text() for p in (COURSE_ROOT / "autograder" / "course" / "lessons").glob("l*.py")]
     release = "\n".join(public)
     lines = set()
     for cell in nbformat.read(solution_path(lessons.load(assignment)), as_version=4).cells:
@@ -46,14 +47,15 @@ def test_bundle_has_what_a_student_needs(bundle):
     for assignment in ASSIGNMENTS:
         notebook = lessons.load(assignment).notebook
         assert f"tfgraph-course/notebooks/{assignment}/{notebook}" in names
-        assert f"tfgraph-course/autograder/public_expected/{assignment}.json" in names
-    assert {"tfgraph-course/Makefile", "tfgraph-course/requirements.txt", "tfgraph-course/autograder/check.py"} <= names
+        assert f"tfgraph-course/autograder/course/public_expected/{assignment}.json" in names
+    assert {"tfgraph-course/Makefile", "tfgraph-course/requirements.txt", "tfgraph-course/autograder/frontends/check.py"} <= names
     assert "lab:" in bundle["tfgraph-course/Makefile"]
     assert "tfgraph-course/jupyter/labconfig/page_config.json" in names
 
 
-INSTRUCTOR_ONLY = ("batch", "cluster", "sandbox", "zygote", "gradebook", "forkserver", "kernel", "nanny", "cli",
-                   "results", "submissions", "grading", "report", "devices", "__main__")
+INSTRUCTOR_ONLY = ("engine", "frontends.batch", "frontends.cluster", "frontends.gradebook", "frontends.cli",
+                   "frontends.report", "frontends.nbgrader", "frontends.bundle", "judging.grading", "judging.results",
+                   "judging.submissions", "judging.reference", "course.hidden", "inkernel.integrity", "__main__")
 
 
 def test_bundle_ships_exactly_the_modules_the_check_cells_import(bundle, tmp_path):
@@ -64,9 +66,10 @@ def test_bundle_ships_exactly_the_modules_the_check_cells_import(bundle, tmp_pat
     course = tmp_path / "tfgraph-course"
     shipped = {n.removeprefix("tfgraph-course/").removesuffix(".py").removesuffix("/__init__").replace("/", ".")
                for n in bundle if n.startswith("tfgraph-course/autograder/") and n.endswith(".py")}
-    assert not {f"autograder.{m}" for m in INSTRUCTOR_ONLY} & shipped
+    assert not [m for m in shipped for part in INSTRUCTOR_ONLY
+                if m == f"autograder.{part}" or m.startswith(f"autograder.{part}.")]
     script = (
-        "import sys, autograder, autograder.check, autograder.lab, autograder.graph_picture, autograder.lessons as L\n"
+        "import sys, autograder, autograder.check, autograder.frontends.lab, autograder.graph_picture, autograder.notebook.claims, autograder.course.lessons as L\n"
         "assert autograder.__file__.startswith(sys.argv[1]), autograder.__file__\n"
         "for a in L.assignments(): L.load(a)\n"
         "check = autograder.check.Checker('02_rebuild_vs_feed')\n"
@@ -110,7 +113,7 @@ def test_bundle_holds_no_solution_hidden_test_or_reference(bundle):
         assert distinctive, f"{assignment}: nothing distinctive to scan for"
         leaked = [line for line in distinctive if line in text]
         assert not leaked, f"{assignment}: solution lines in the bundle: {leaked[:3]}"
-        hidden_source = (COURSE_ROOT / "autograder" / "hidden" / f"l{assignment}.py").read_text()
+        hidden_source = (COURSE_ROOT / "autograder" / "course" / "hidden" / f"l{assignment}.py").read_text()
         # Each hidden case is `("situation", {inputs...})`: scan for its inputs and for its situation.
         hidden_lines = [part.strip() for l in hidden_source.splitlines() if l.strip().startswith(("(", "{"))
                         for part in l.split("{", 1) if len(part.strip()) > 12]

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from autograder import lessons
+from autograder.course import lessons
 from tests.conftest import GRADE_FLAGS
 
 ASSIGNMENT = lessons.assignments()[0]

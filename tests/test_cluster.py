@@ -8,8 +8,8 @@ import sys
 import nbformat
 import pytest
 
-from autograder import lessons
-from autograder.reference import solution_path
+from autograder.course import lessons
+from autograder.judging.reference import solution_path
 from tests.conftest import GRADE_FLAGS, LIMITS, _lay_out, release_path
 
 distributed = pytest.importorskip("distributed")
@@ -26,10 +26,10 @@ def grade(*args):
 @pytest.fixture
 def one_submission(tmp_path, monkeypatch):
     """A class of one (the untouched release), with no reference to compute."""
-    import autograder.batch
-    from autograder.submissions import discover
+    import autograder.frontends.batch
+    from autograder.judging.submissions import discover
 
-    monkeypatch.setattr(autograder.batch, "reference_observations", lambda lesson: {})
+    monkeypatch.setattr(autograder.frontends.batch, "reference_observations", lambda lesson: {})
     _lay_out(tmp_path / "submitted", "erin", ASSIGNMENT, nbformat.read(release_path(ASSIGNMENT), as_version=4))
     return discover([tmp_path / "submitted"])
 
@@ -40,17 +40,17 @@ def assert_crashed(record, words):
 
 
 def test_a_task_that_raises_becomes_a_crashed_record(tmp_path, monkeypatch, one_submission):
-    import autograder.cluster
-    from autograder.batch import grade_all
+    import autograder.frontends.cluster
+    from autograder.frontends.batch import grade_all
 
     def broken_task(task):
         raise RuntimeError("worker lost its lessons")
 
-    monkeypatch.setattr(autograder.cluster, "grade_task", broken_task)
+    monkeypatch.setattr(autograder.frontends.cluster, "grade_task", broken_task)
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster:
         [record] = grade_all(one_submission, tmp_path / "out", limits=LIMITS,
-                             runner=autograder.cluster.ClusterRunner(cluster.scheduler_address))
+                             runner=autograder.frontends.cluster.ClusterRunner(cluster.scheduler_address))
     assert_crashed(record, ["RuntimeError", "worker lost its lessons"])
     assert json.loads((tmp_path / "out" / "erin" / f"{ASSIGNMENT}.json").read_text()) == record
     assert f"erin,02_rebuild_vs_feed,0,{FULL},crashed" in (tmp_path / "out" / "grades.csv").read_text()
@@ -60,17 +60,17 @@ def test_a_task_that_raises_becomes_a_crashed_record(tmp_path, monkeypatch, one_
 def test_a_worker_that_dies_becomes_a_crashed_record(tmp_path, monkeypatch, one_submission):
     import dask
 
-    import autograder.cluster
-    from autograder.batch import grade_all
+    import autograder.frontends.cluster
+    from autograder.frontends.batch import grade_all
 
     # The task is os._exit(1): the worker process dies under it.
-    monkeypatch.setattr(autograder.cluster, "task_of", lambda submission, batch: 1)
-    monkeypatch.setattr(autograder.cluster, "grade_task", os._exit)
+    monkeypatch.setattr(autograder.frontends.cluster, "task_of", lambda submission, batch: 1)
+    monkeypatch.setattr(autograder.frontends.cluster, "grade_task", os._exit)
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}), \
             distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
                                      dashboard_address=None) as cluster:
         [record] = grade_all(one_submission, tmp_path / "out", limits=LIMITS,
-                             runner=autograder.cluster.ClusterRunner(cluster.scheduler_address))
+                             runner=autograder.frontends.cluster.ClusterRunner(cluster.scheduler_address))
     assert_crashed(record, ["KilledWorker"])
 
 
@@ -85,7 +85,7 @@ def test_an_unreachable_scheduler_is_an_error(tmp_path):
 
 
 def test_grading_locally_never_imports_dask():
-    code = ("import sys, autograder.cli, autograder.batch; autograder.cli.parser(); "
+    code = ("import sys, autograder.frontends.cli, autograder.frontends.batch; autograder.frontends.cli.parser(); "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert run.stdout.strip() == "[]", run.stdout + run.stderr

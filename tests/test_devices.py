@@ -1,5 +1,5 @@
 """One device per worker: GPU pinning where there are GPUs, the CPU fallback everywhere else."""
-from autograder.devices import DeviceSlots, visible_gpus
+from autograder.engine.devices import DeviceSlots, visible_gpus
 
 
 def test_without_gpus_every_slot_is_the_cpu(monkeypatch):

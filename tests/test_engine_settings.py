@@ -2,9 +2,9 @@
 from pathlib import Path
 
 from autograder import COURSE_ROOT
-from autograder.cli import parser
+from autograder.engine.limits import Limits
+from autograder.frontends.cli import parser
 from autograder.frontends.settings import FLAGS, Engine, engine, load_config
-from autograder.limits import Limits
 
 
 def test_defaults_are_the_engines_limits():

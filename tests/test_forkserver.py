@@ -4,9 +4,9 @@ from __future__ import annotations
 import nbformat
 import pytest
 
-from autograder import lessons
-from autograder.forkserver import ForkedKernel, Zygotes
-from autograder.reference import solution_path
+from autograder.course import lessons
+from autograder.engine.forkserver import ForkedKernel, Zygotes
+from autograder.judging.reference import solution_path
 from tests.conftest import LIMITS, needs_sandbox
 
 ASSIGNMENT = "02_rebuild_vs_feed"
@@ -46,8 +46,8 @@ def with_retune(nb, source):
 @pytest.mark.slow
 @needs_sandbox
 def test_a_kernel_leaves_nothing_for_the_next_one(tmp_path):
-    from autograder.batch import grade_all
-    from autograder.submissions import discover
+    from autograder.frontends.batch import grade_all
+    from autograder.judging.submissions import discover
 
     solution = nbformat.read(solution_path(LESSON), as_version=4)
     planter = nbformat.read(solution_path(LESSON), as_version=4)
@@ -83,9 +83,9 @@ def test_zygotes_can_be_turned_off():
 def test_honest_kernels_share_one_warm_zygote(tmp_path, monkeypatch):
     """The reset after an honest kernel succeeds (its zombie is reaped first), so the zygote, and
     its imported TensorFlow, serves the next kernel instead of being replaced."""
-    from autograder import forkserver
-    from autograder.batch import grade_all
-    from autograder.submissions import discover
+    from autograder.engine import forkserver
+    from autograder.frontends.batch import grade_all
+    from autograder.judging.submissions import discover
     from tests.conftest import release_path
 
     starts = []

@@ -51,7 +51,7 @@ def test_mutants_can_share_a_notebook():
     notebook of mutants, each exercise's verdict is its own mutant's."""
     import re
 
-    from autograder import lessons
+    from autograder.course import lessons
     from tests.mutants import mutants_of
 
     for assignment in ASSIGNMENTS:
@@ -74,7 +74,7 @@ def test_alternative_answer_keeps_full_marks(graded, assignment, student, altern
 
 
 def test_every_exercise_has_two_alternatives():
-    from autograder import lessons
+    from autograder.course import lessons
     from tests.alternatives import alternatives_of
 
     for assignment in ASSIGNMENTS:
@@ -86,7 +86,7 @@ def test_every_exercise_has_two_alternatives():
 
 
 def test_every_exercise_has_two_mutants():
-    from autograder import lessons
+    from autograder.course import lessons
     from tests.mutants import mutants_of
 
     for assignment in ASSIGNMENTS:
@@ -97,7 +97,7 @@ def test_every_exercise_has_two_mutants():
 
 
 def test_every_lesson_has_four_exercises_worth_ten_points():
-    from autograder import lessons
+    from autograder.course import lessons
 
     for assignment in ASSIGNMENTS:
         lesson = lessons.load(assignment)
@@ -111,8 +111,9 @@ def _small_class(root):
     """Per lesson in FLAKE_PRONE: the solution, and lean (without their demo cells) the untouched
     release and the first mutant."""
     import nbformat
-    from autograder import lessons
-    from autograder.reference import solution_path
+
+    from autograder.course import lessons
+    from autograder.judging.reference import solution_path
     from tests.conftest import _lay_out, release_path
     from tests.mutants import mutants_of
     from tests.mutation.lean import lean_notebook
@@ -128,8 +129,8 @@ def _small_class(root):
 @pytest.mark.slow
 def test_a_class_graded_three_times_gets_identical_records(tmp_path):
     """Two jobs at once, so the order in which students finish differs between the runs."""
-    from autograder.batch import grade_all
-    from autograder.submissions import discover
+    from autograder.frontends.batch import grade_all
+    from autograder.judging.submissions import discover
 
     root = _small_class(tmp_path / "submitted")
     runs = []

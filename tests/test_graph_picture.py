@@ -1,11 +1,11 @@
-"""autograder.graph_picture: the lessons' pictures of graphs (small graphs, no notebook run)."""
+"""autograder.notebook.graph_picture: the lessons' pictures of graphs (small graphs, no notebook run)."""
 import re
 import shutil
 
 import pytest
 import tensorflow as tf
 
-from autograder.graph_picture import INSTALL_HINT, GraphvizMissing, show_graph
+from autograder.notebook.graph_picture import INSTALL_HINT, GraphvizMissing, show_graph
 
 tf1 = tf.compat.v1
 

@@ -12,9 +12,10 @@ from typing import Callable
 import nbformat
 import pytest
 
-from autograder import COURSE_ROOT, lessons
-from autograder.limits import Limits
-from autograder.reference import cache_dir, solution_path
+from autograder import COURSE_ROOT
+from autograder.course import lessons
+from autograder.engine.limits import Limits
+from autograder.judging.reference import cache_dir, solution_path
 from tests.conftest import LIMITS, SANDBOX, needs_sandbox, release_path
 
 ASSIGNMENT = "02_rebuild_vs_feed"
@@ -68,7 +69,7 @@ def reverse_cells(nb):
 STEAL_SOLUTIONS = f'''
 import ctypes, glob, json, os
 libc = ctypes.CDLL(None, use_errno=True)
-for hidden_dir in ({str(COURSE_ROOT)!r}, {str(COURSE_ROOT / "autograder" / "hidden")!r}, {str(cache_dir())!r}):
+for hidden_dir in ({str(COURSE_ROOT)!r}, {str(COURSE_ROOT / "autograder" / "course" / "hidden")!r}, {str(cache_dir())!r}):
     libc.umount2(hidden_dir.encode(), 2)  # peel off the sandbox's empty mount, if allowed
 found = []
 for pattern in ({str(COURSE_ROOT / "solutions")!r} + "/*/*.ipynb", os.path.expanduser("~") + "/*/*.ipynb"):
@@ -80,7 +81,7 @@ for pattern in ({str(COURSE_ROOT / "solutions")!r} + "/*/*.ipynb", os.path.expan
                 exec(text, globals())
                 found.append(path)
 try:
-    import autograder.hidden.l02_rebuild_vs_feed as hidden
+    import autograder.course.hidden.l02_rebuild_vs_feed as hidden
     found.append("hidden")
 except ImportError:
     pass
@@ -90,10 +91,10 @@ print("found", found)
 '''
 
 PATCH_EVERYTHING = '''
-import numpy, autograder.judge, autograder.compare, autograder.check
+import numpy, autograder.judging.judge, autograder.course.compare, autograder.check
 numpy.allclose = numpy.array_equal = lambda *a, **k: True
-autograder.judge.judge_exercise = lambda *a, **k: None
-autograder.compare.values_match = lambda *a, **k: True
+autograder.judging.judge.judge_exercise = lambda *a, **k: None
+autograder.course.compare.values_match = lambda *a, **k: True
 autograder.check.Checker.__call__ = lambda self, *a: None
 import IPython
 IPython.get_ipython().showtraceback = lambda *a, **k: None
@@ -159,8 +160,8 @@ def write_submission(root: Path, student: str, content) -> None:
 
 
 def grade_catalogue(root: Path, tight: bool, limits: Limits = LIMITS) -> dict[str, dict]:
-    from autograder.batch import grade_all
-    from autograder.submissions import discover
+    from autograder.frontends.batch import grade_all
+    from autograder.judging.submissions import discover
 
     out = root / "results"
     bases = {"solution": nbformat.read(solution_path(LESSON), as_version=4),
@@ -263,8 +264,8 @@ def test_honest_submission_beside_them_gets_full_marks(hostile):
 @pytest.mark.slow
 def test_without_a_sandbox_killing_the_parent_costs_only_the_attacker(tmp_path):
     """--no-sandbox: the kernel's parent is a nanny, never the grader, so the batch goes on."""
-    from autograder.batch import grade_all
-    from autograder.submissions import discover
+    from autograder.frontends.batch import grade_all
+    from autograder.judging.submissions import discover
 
     solution = nbformat.read(solution_path(LESSON), as_version=4)
     write_submission(tmp_path / "submitted", "a-honest", solution)

@@ -13,9 +13,9 @@ import json
 import nbformat
 import pytest
 
-from autograder import lessons
-from autograder.limits import Limits
-from autograder.reference import solution_path
+from autograder.course import lessons
+from autograder.engine.limits import Limits
+from autograder.judging.reference import solution_path
 from tests.conftest import needs_sandbox
 
 ASSIGNMENT = "02_rebuild_vs_feed"
@@ -151,7 +151,7 @@ for _ in range(1100):
 
 FLOOD = r'''
 from IPython.display import display
-import autograder.probe as p
+import autograder.inkernel.probe as p
 for _ in range(30):
     display({p.MIMETYPE: {"nonce": "guess", "device": "CPU", "stderr": "", "exercises": {"x": "y" * 20_000_000}}}, raw=True)
 '''
@@ -187,8 +187,8 @@ def with_cells(*sources: str, retune: str | None = None, base=None):
 @pytest.fixture(scope="module")
 def isolated(tmp_path_factory):
     """Grade the whole catalogue once; return (records by student, the canary file, the results folder)."""
-    from autograder.batch import grade_all
-    from autograder.submissions import discover
+    from autograder.frontends.batch import grade_all
+    from autograder.judging.submissions import discover
     from tests.conftest import release_path
 
     root = tmp_path_factory.mktemp("isolation")
@@ -307,8 +307,8 @@ FORGERIES = {  # lesson: patches the issue measured earning marks on a release o
     "02_rebuild_vs_feed": "import tensorflow as tf\ntf.Operation.type = property(lambda self: 'PlaceholderWithDefault')\n"
                           "from tensorflow.python.eager.polymorphic_function.polymorphic_function import Function\n"
                           "Function.experimental_get_tracing_count = lambda self: 1",
-    "03_collections_and_trainable": "import autograder.probe\n"
-                                    "autograder.probe.observe = lambda *a, **k: ([{}] * 9, '')",
+    "03_collections_and_trainable": "import autograder.inkernel.probe\n"
+                                    "autograder.inkernel.probe.observe = lambda *a, **k: ([{}] * 9, '')",
 }
 
 
@@ -316,8 +316,8 @@ FORGERIES = {  # lesson: patches the issue measured earning marks on a release o
 @needs_sandbox
 def test_forged_observations_make_the_result_tampered(tmp_path):
     """forges-observations-*: monkeypatching what the probes rely on earns 0, and the reason says what."""
-    from autograder.batch import grade_all
-    from autograder.submissions import discover
+    from autograder.frontends.batch import grade_all
+    from autograder.judging.submissions import discover
     from tests.conftest import release_path
 
     for assignment, patch in FORGERIES.items():
@@ -332,5 +332,5 @@ def test_forged_observations_make_the_result_tampered(tmp_path):
         assert (record["status"], record["score"]) == ("tampered", 0), record["reason"]
         assert all(e["failed_checks"] == ["tampered"] for e in record["exercises"])
     reasons = " ".join(r["reason"] for r in records)
-    for name in ("Graph.get_operations", "Operation.type", "autograder.probe.observe"):
+    for name in ("Graph.get_operations", "Operation.type", "autograder.inkernel.probe.observe"):
         assert name in reasons, reasons

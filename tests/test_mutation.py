@@ -3,8 +3,8 @@ list of equivalent mutants still matches the solutions."""
 import nbformat
 import pytest
 
-from autograder import lessons
-from autograder.reference import solution_path
+from autograder.course import lessons
+from autograder.judging.reference import solution_path
 from tests.mutation.equivalent import FOLDER, equivalents_of
 from tests.mutation.generate import generated_mutants, mutants_of_exercise
 from tests.mutation.lean import lean_notebook

@@ -13,8 +13,8 @@ from types import SimpleNamespace
 import nbformat
 import pytest
 
-from autograder import lessons
-from autograder.reference import solution_path
+from autograder.course import lessons
+from autograder.judging.reference import solution_path
 from tests.conftest import ASSIGNMENTS, GRADE_FLAGS, gradable, release_path, scratch_course
 from tests.mutants import mutants_of
 from tests.mutation.lean import lean_notebook
@@ -132,8 +132,8 @@ PATCHES = {
     "patches-checker-type": "type(check).__call__ = lambda *a: None\ntype(check).hidden = lambda *a: None",
     # The hidden judge's subprocess answers "passed", and so does the public judge.
     "patches-subprocess-and-judge": '''
-import json, subprocess, autograder.check
-from autograder.judge import ExerciseResult
+import json, subprocess, autograder.frontends.check
+from autograder.judging.judge import ExerciseResult
 
 class _Passed:
     returncode, stderr = 0, ""
@@ -141,7 +141,7 @@ class _Passed:
         self.stdout = json.dumps({"id": args[0][-1], "max_points": 1, "outcomes": []})
 
 subprocess.run = _Passed
-autograder.check.judge_exercise = lambda exercise, *a: ExerciseResult(exercise.id, exercise.points, [])
+autograder.frontends.check.judge_exercise = lambda exercise, *a: ExerciseResult(exercise.id, exercise.points, [])
 ''',
     # Failed checks raise; with showtraceback silenced, no error output would record it.
     "silences-showtraceback": "get_ipython().showtraceback = lambda *a, **k: None",

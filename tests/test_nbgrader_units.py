@@ -5,9 +5,9 @@ from pathlib import Path
 import pytest
 
 from autograder import COURSE_ROOT
-from autograder.check import JUDGE_IN_KERNEL, CheckFailed, Checker
+from autograder.frontends.check import JUDGE_IN_KERNEL, Checker, CheckFailed
 from autograder.frontends.nbgrader import hidden_paths, released_source
-from autograder.reference import cache_dir
+from autograder.judging.reference import cache_dir
 
 CHECK_CELL = 'check("retune")\n### BEGIN HIDDEN TESTS\ncheck.hidden("retune")\n### END HIDDEN TESTS'
 

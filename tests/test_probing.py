@@ -3,7 +3,7 @@ import os
 
 import numpy as np
 
-from autograder.probing import CallCounter, FreshDirectory, dtype_name, sessions_made
+from autograder.inkernel.probing import CallCounter, FreshDirectory, dtype_name, sessions_made
 
 
 def test_call_counter_counts_inside_the_block_and_restores():
@@ -50,7 +50,7 @@ def test_fresh_directory_lists_what_was_left_and_cleans_up():
 def test_sessions_opened_keeps_the_sessions_and_session_runs_counts_runs():
     import tensorflow as tf
 
-    from autograder.probing import session_runs, sessions_opened
+    from autograder.inkernel.probing import session_runs, sessions_opened
 
     with tf.Graph().as_default():
         one = tf.constant(1.0)
@@ -67,7 +67,7 @@ def test_sessions_opened_keeps_the_sessions_and_session_runs_counts_runs():
 def test_after_reset_runs_the_initializer_in_the_one_session():
     import tensorflow as tf
 
-    from autograder.probing import after_reset, graph_variables
+    from autograder.inkernel.probing import after_reset, graph_variables
 
     tf1 = tf.compat.v1
     with tf.Graph().as_default() as graph:

@@ -7,10 +7,10 @@ import nbformat
 import pytest
 from nbclient import NotebookClient
 
-from autograder import lessons
+from autograder.course import lessons
+from autograder.inkernel.quiet import without_import_noise
+from autograder.judging.reference import solution_path
 from autograder.notebook.claims import failed_claims
-from autograder.quiet import without_import_noise
-from autograder.reference import solution_path
 from tests.conftest import ASSIGNMENTS
 
 # As TF 2.21 writes them on a CPU machine, importing TensorFlow and running its first op.

@@ -8,9 +8,10 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from autograder import COURSE_ROOT, lessons
-from autograder.compare import values_match
-from autograder.reference import public_expected_path, public_part, reference_observations, solution_path
+from autograder import COURSE_ROOT
+from autograder.course import lessons, public_expected_path
+from autograder.course.compare import values_match
+from autograder.judging.reference import public_part, reference_observations, solution_path
 from tests.conftest import ASSIGNMENTS, scratch_course
 
 NBGRADER = str(Path(sys.executable).with_name("nbgrader"))

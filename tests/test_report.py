@@ -2,7 +2,7 @@
 import subprocess
 import sys
 
-from autograder.report import class_stats, failed_gradings, report_html
+from autograder.frontends.report import class_stats, failed_gradings, report_html
 from tests.synthetic_class import FAILED, synthetic_records, write_synthetic_class
 
 

@@ -12,8 +12,8 @@ import time
 
 import pytest
 
-from autograder import lessons
-from autograder.reference import reference_observations, solution_path
+from autograder.course import lessons
+from autograder.judging.reference import reference_observations, solution_path
 from tests.conftest import GRADE_FLAGS, release_path
 
 ASSIGNMENT = "02_rebuild_vs_feed"

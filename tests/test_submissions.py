@@ -4,12 +4,12 @@ import csv
 import nbformat
 import pytest
 
-from autograder import lessons
-from autograder.batch import unchanged_result
-from autograder.grading import Grading, ReadNotebook, notebook_hash
-from autograder.limits import Limits
-from autograder.results import read_results, write_class_csv, write_result
-from autograder.submissions import discover
+from autograder.course import lessons
+from autograder.engine.limits import Limits
+from autograder.frontends.batch import unchanged_result
+from autograder.judging.grading import Grading, ReadNotebook, notebook_hash
+from autograder.judging.results import read_results, write_class_csv, write_result
+from autograder.judging.submissions import discover
 
 ASSIGNMENT = "02_rebuild_vs_feed"
 LESSON = lessons.load(ASSIGNMENT)
@@ -127,7 +127,7 @@ def test_an_unreadable_submission_is_judged_without_a_kernel(tmp_path):
     Dask cluster, whose tasks read the file) is ever handed it."""
     import contextlib
 
-    from autograder.batch import grade_all
+    from autograder.frontends.batch import grade_all
     from tests.conftest import LIMITS
 
     solution = tmp_path / "solution.ipynb"

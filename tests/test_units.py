@@ -3,12 +3,12 @@ import json
 
 import pytest
 
-from autograder.compare import holds, round_floats, same, values_match
-from autograder.feedback import Report
-from autograder.judge import ExerciseResult, judge_exercise
-from autograder.results import read_results, write_class_csv, write_result
-from autograder.spec import Case, Check, Exercise
-from autograder.submissions import discover
+from autograder.course.compare import holds, round_floats, same, values_match
+from autograder.course.spec import Case, Check, Exercise
+from autograder.judging.feedback import Report, exercise_json
+from autograder.judging.judge import ExerciseResult, judge_exercise
+from autograder.judging.results import read_results, write_class_csv, write_result
+from autograder.judging.submissions import discover
 
 EXERCISE = Exercise(
     id="double", symbol="double", points=2, probe=lambda fn, x: {"y": fn(x)},
@@ -72,24 +72,24 @@ def test_all_checks_pass_gives_full_points():
 def test_a_failed_check_names_its_misconception_and_shows_public_values():
     result = judge_exercise(EXERCISE, [EXERCISE.cases[0]], [{"y": 1.5}], [{"y": 6}])
     assert result.points == 0 and result.failed_checks == ["halved"]
-    text = result.to_json()["feedback"]
+    text = exercise_json(result)["feedback"]
     assert "[halved]" in text and "Multiply by two" in text and "got 1.5, expected 6" in text
 
 
 def test_hidden_failures_never_show_values():
     result = judge_exercise(EXERCISE, [HIDDEN], [{"y": 2.5}], [{"y": 10}])
-    text = result.to_json()["feedback"]
+    text = exercise_json(result)["feedback"]
     assert "hidden case" in text and "10" not in text and "2.5" not in text
     assert result.outcomes[0].shown == {}
 
 
 def test_a_hidden_failure_says_what_kind_of_input_broke_it():
-    text = judge_exercise(EXERCISE, [HIDDEN], [{"y": 2.5}], [{"y": 10}]).to_json()["feedback"]
+    text = exercise_json(judge_exercise(EXERCISE, [HIDDEN], [{"y": 2.5}], [{"y": 10}]))["feedback"]
     assert "on a hidden case: an odd input (its inputs and expected values stay hidden)" in text
 
 
 def test_every_hidden_case_names_its_situation():
-    from autograder import lessons
+    from autograder.course import lessons
 
     for assignment in lessons.assignments():
         for exercise_id, cases in lessons.hidden_cases(assignment).items():
@@ -109,8 +109,8 @@ def test_missing_observations_count_as_failures():
 
 def test_results_round_trip_through_json():
     result = judge_exercise(EXERCISE, [EXERCISE.cases[0]], [{"y": 1}], [{"y": 6}])
-    again = ExerciseResult.from_json(json.loads(json.dumps(result.to_json())))
-    assert again.to_json() == result.to_json()
+    again = ExerciseResult.from_json(json.loads(json.dumps(exercise_json(result))))
+    assert exercise_json(again) == exercise_json(result)
 
 
 def test_report_renders_as_text_and_html():
@@ -152,7 +152,7 @@ def test_feedback_files_show_public_values_and_hide_hidden_ones(tmp_path):
     hidden = judge_exercise(EXERCISE, [HIDDEN], [{"y": 987.25}], [{"y": 1234.5}])
     hidden.id = "hidden_double"
     record = {"student": "erin", "assignment": "a", "score": 0, "max_score": 4, "status": "graded",
-              "reason": "", "exercises": [public.to_json(), hidden.to_json()]}
+              "reason": "", "exercises": [exercise_json(public), exercise_json(hidden)]}
     write_result(tmp_path, record)
     for suffix in (".txt", ".html"):
         text = (tmp_path / "erin" / f"a{suffix}").read_text()
@@ -163,7 +163,7 @@ def test_feedback_files_show_public_values_and_hide_hidden_ones(tmp_path):
 def test_coroutines_run_even_inside_a_running_event_loop():
     import asyncio
 
-    from autograder.kernel import run_coroutine
+    from autograder.engine.kernel import run_coroutine
 
     ran = []
 
@@ -183,11 +183,11 @@ def test_shown_values_are_capped_so_records_stay_small():
     result = judge_exercise(EXERCISE, [EXERCISE.cases[0]], [{"y": huge}], [{"y": 6}])
     shown = result.outcomes[0].shown["y"]["got"]
     assert isinstance(shown, str) and len(shown) < 2100 and shown.endswith("(cut)")
-    assert len(json.dumps(result.to_json())) < 10_000
+    assert len(json.dumps(exercise_json(result))) < 10_000
 
 
 def test_a_name_error_inside_the_function_is_not_a_missing_definition():
-    from autograder.probe import observe_case
+    from autograder.inkernel.probe import observe_case
 
     def double(x):
         return undefined_helper(x)  # noqa: F821  (the student's typo)
@@ -203,19 +203,19 @@ def test_a_tensorflow_error_is_summed_up_past_its_first_line():
                "  File \"x.py\", line 3\nMatrix size-incompatible: In[0]: [2,3], In[1]: [2,3]\n"
                "\t [[{{node MatMul}}]]")
     got = [{"error": {"type": "InvalidArgumentError", "message": message}}]
-    text = judge_exercise(EXERCISE, [EXERCISE.cases[0]], got, [{"y": 6}]).to_json()["feedback"]
+    text = exercise_json(judge_exercise(EXERCISE, [EXERCISE.cases[0]], got, [{"y": 6}]))["feedback"]
     assert "Matrix size-incompatible" in text
 
 
 def test_an_error_on_a_hidden_case_shows_its_type_and_never_its_message():
     got = [{"y": 6}, {"error": {"type": "RuntimeError", "message": "leaked: [4, 2, 0.5]"}}]
     result = judge_exercise(EXERCISE, [EXERCISE.cases[0], HIDDEN], got, [{"y": 6}, {"y": 10}])
-    text = result.to_json()["feedback"]
+    text = exercise_json(result)["feedback"]
     assert "RuntimeError" in text and "leaked" not in text and "0.5" not in text
 
 
 def test_feedback_speaks_python_not_json():
-    from autograder.feedback import format_value
+    from autograder.judging.feedback import format_value
 
     assert format_value({"unfed": None, "ok": True, "xs": [1.5]}) == "{'unfed': None, 'ok': True, 'xs': [1.5]}"
 
@@ -226,6 +226,6 @@ def test_only_the_first_failing_check_is_named_the_rest_wait():
         Check("halved", "doubles", "Multiply by two.", lambda g, e: g["y"] == e["y"])))
     result = judge_exercise(both, list(both.cases), [{"y": "6"}], [{"y": 6}])
     assert result.failed_checks == ["type"] and result.points == 0
-    text = result.to_json()["feedback"]
+    text = exercise_json(result)["feedback"]
     assert "[type]" in text and "[halved]" not in text and "doubles: judged once the failure above is fixed" in text
-    assert ExerciseResult.from_json(json.loads(json.dumps(result.to_json()))).failed_checks == ["type"]
+    assert ExerciseResult.from_json(json.loads(json.dumps(exercise_json(result)))).failed_checks == ["type"]

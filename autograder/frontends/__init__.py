@@ -1,5 +1,9 @@
-"""Front ends of the grading engine that need a framework of their own (nbgrader's preprocessors).
+"""The front ends: what students, instructors and CI run.
 
-`settings.Engine` holds the engine's knobs as traitlets, shared by `nbgrader_config.py` and the
-command line; `nbgrader` has the preprocessors `nbgrader autograde` runs in place of its own.
+`cli` (`python -m autograder ...`), the batch grader (`batch`) and its Dask runner (`cluster`),
+nbgrader's preprocessors (`nbgrader`) with the engine's shared knobs (`settings`), the check cells
+(`check`) and the students' lab (`lab`), the class `report`, the `gradebook` import and the
+student `bundle`.
+
+May import anything below: the judging, the engine, the probe side, the course.
 """

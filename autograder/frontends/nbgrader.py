@@ -32,18 +32,20 @@ from nbgrader.api import MissingEntry
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import ClearHiddenTests, NbGraderPreprocessor, OverwriteCells
 
-from .. import COURSE_ROOT, lessons
-from ..devices import DeviceSlots
-from ..feedback import sectioned_html, sectioned_text
-from ..forkserver import Zygotes
-from ..gradebook import check_cell
-from ..grading import Execute, Grading, Judge, Submission, result_record
-from ..judge import ExerciseResult, judge_exercise
-from ..kernel import is_check_cell
-from ..reference import Observations, cache_dir, reference_observations
-from ..sandbox import require_sandbox, warn_unsandboxed
-from ..spec import Lesson
-from .settings import Engine
+from autograder import COURSE_ROOT
+from autograder.course import lessons
+from autograder.course.spec import Lesson
+from autograder.engine.devices import DeviceSlots
+from autograder.engine.forkserver import Zygotes
+from autograder.engine.kernel import is_check_cell
+from autograder.engine.sandbox import require_sandbox, warn_unsandboxed
+from autograder.frontends.gradebook import check_cell
+from autograder.frontends.settings import Engine
+from autograder.judging.feedback import sectioned_html, sectioned_text
+from autograder.judging.grading import Execute, Grading, Judge, result_record
+from autograder.judging.judge import ExerciseResult, judge_exercise
+from autograder.judging.reference import Observations, cache_dir, reference_observations
+from autograder.judging.submissions import Submission
 
 # One pool of warm zygotes per set of hidden paths, for the life of the nbgrader process.
 _POOLS: dict[tuple[tuple[Path, ...], bool], Zygotes] = {}

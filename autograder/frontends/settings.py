@@ -12,7 +12,7 @@ from typing import Any, Mapping
 from traitlets import Bool, Float, Integer
 from traitlets.config import Config, Configurable, PyFileConfigLoader
 
-from ..limits import Limits
+from autograder.engine.limits import Limits
 
 DEFAULTS = Limits()
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.report import class_stats, failed_gradings
+from autograder.frontends.report import class_stats, failed_gradings
 from tests.synthetic_class import write_synthetic_class
 
 pytestmark = pytest.mark.e2e

@@ -217,7 +217,7 @@ def test_a_correct_run_all_shows_no_stderr_in_the_lab(solutions_lab, page):
     """The first lesson (it imports TensorFlow first), answered, Run All in the students' lab: no
     stderr and no error, anywhere. Every lesson's Run All is checked for stderr outside the browser
     (`tests/test_quiet.py`), at a fraction of the cost."""
-    from autograder import lessons
+    from autograder.course import lessons
 
     for assignment in lessons.assignments()[:1]:
         notebook = f"{assignment}/{lessons.load(assignment).notebook}"

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import nbformat
 
-from autograder import lessons
-from autograder.limits import Limits
-from autograder.reference import solution_path
-from autograder.sandbox import bwrap_works
+from autograder.course import lessons
+from autograder.engine.limits import Limits
+from autograder.engine.sandbox import bwrap_works
+from autograder.judging.reference import solution_path
 from tests.mutation.equivalent import equivalents_of
 from tests.mutation.generate import GeneratedMutant, generated_mutants
 from tests.mutation.lean import lean_notebook
@@ -65,8 +65,8 @@ def main() -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, help="keep the graded class and results here")
     args = parser.parse_args()
-    from autograder.batch import grade_all
-    from autograder.submissions import discover
+    from autograder.frontends.batch import grade_all
+    from autograder.judging.submissions import discover
 
     started = time.perf_counter()
     mutants = {a: list(generated_mutants(a)) for a in args.assignments}

@@ -11,10 +11,11 @@ import difflib
 import functools
 import hashlib
 from dataclasses import dataclass
+
 import nbformat
 
-from autograder import lessons
-from autograder.reference import solution_path
+from autograder.course import lessons
+from autograder.judging.reference import solution_path
 from tests.mutation.operators import node_mutants, session_per_call
 
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"

@@ -1,0 +1,12 @@
+"""The course content: each lesson's exercises, probes and checks (`lessons`), its hidden cases
+(`hidden`, instructor only), the public expected values the check cells compare with
+(`public_expected/`), and the vocabulary they are written in (`spec`, `compare`).
+
+May import: itself and `autograder.inkernel.probing` (the lessons' probes run in the kernel).
+"""
+from pathlib import Path
+
+
+def public_expected_path(assignment: str) -> Path:
+    """Where the public expected values of `assignment` live (shipped with the package)."""
+    return Path(__file__).parent / "public_expected" / f"{assignment}.json"

@@ -1,0 +1,41 @@
+"""Every graded lesson, looked up by its assignment folder name (e.g. `02_rebuild_vs_feed`).
+
+A lesson's public definition lives in `autograder/course/lessons/l<assignment>.py` as `LESSON`; its hidden
+inputs, which never ship to students, in `autograder/course/hidden/l<assignment>.py` as `CASES`.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+
+from autograder.course.spec import Case, Lesson
+
+
+def assignments() -> list[str]:
+    """The assignment names of every lesson the grader knows, in course order."""
+    return sorted(m.name[1:] for m in pkgutil.iter_modules(__path__) if m.name.startswith("l"))
+
+
+def load(assignment: str) -> Lesson:
+    """The lesson behind `assignment`, or a KeyError that lists the known assignments."""
+    if assignment not in assignments():
+        raise KeyError(f"no lesson called {assignment!r}; known: {', '.join(assignments())}")
+    return importlib.import_module(f"{__name__}.l{assignment}").LESSON
+
+
+def hidden_cases(assignment: str) -> dict[str, list[Case]]:
+    """The hidden cases of each exercise, labelled `hidden 1`, `hidden 2`, ... (instructor only).
+
+    `CASES` maps an exercise id to `(situation, inputs)` pairs: the situation is what the feedback
+    may say about a failing hidden case.
+    """
+    module = importlib.import_module(f"autograder.course.hidden.l{assignment}")
+    return {ex_id: [Case(f"hidden {i}", inputs, public=False, situation=situation)
+                    for i, (situation, inputs) in enumerate(pairs, 1)]
+            for ex_id, pairs in module.CASES.items()}
+
+
+def all_cases(lesson: Lesson, hidden: bool = True) -> dict[str, list[Case]]:
+    """Each exercise's public cases, followed by its hidden ones when `hidden` is true."""
+    secret = hidden_cases(lesson.assignment) if hidden else {}
+    return {e.id: [*e.cases, *secret.get(e.id, [])] for e in lesson.exercises}

@@ -1,0 +1,363 @@
+"""Lesson 1: graphs and sessions (seed 004, first half).
+
+Probes build every exercise in a fresh `tf.Graph()`, so no grade depends on what other cells left.
+Where an exercise must read "the graph it is given", the probe calls it while a different graph
+(a decoy) is the default one, so reading `tf1.get_default_graph()` shows up as a wrong answer.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from autograder.course.compare import holds, same, values_match
+from autograder.course.spec import Case, Check, Exercise, Lesson
+from autograder.inkernel.probing import (
+    FinalizedGraphGuard,
+    after_reset,
+    close_session,
+    dtype_name,
+    graph_variables,
+    session_runs,
+    sessions_made,
+    sessions_opened,
+)
+
+
+def _network(features, layers, parts, control=False):
+    """A small graph to inspect: x -> `layers` x (matmul, add, relu) -> split into `parts` -> add_n.
+
+    With `control`, a NoOp (an op with no outputs) runs after `out` through a control input. With no
+    layers, the graph stays empty.
+    """
+    import tensorflow as tf
+
+    if layers == 0:
+        return None
+
+    tf1 = tf.compat.v1
+    x = tf1.placeholder(tf.float32, [None, features], name="x")
+    h = x
+    for i in range(layers):
+        w = tf.constant(np.full((features, features), 0.1, np.float32), name=f"w{i}")
+        b = tf.constant(np.zeros(features, np.float32), name=f"b{i}")
+        h = tf.nn.relu(tf.matmul(h, w) + b, name=f"h{i}")
+    pieces = tf.split(h, parts, axis=1, name="parts")
+    out = tf.add_n(pieces, name="out")
+    if control:
+        with tf.control_dependencies([out]):
+            tf.no_op(name="after_out")
+    return out
+
+
+DECOY_TYPE = "Fill"  # the decoy graph's own op type: the given graphs never hold one
+
+
+def probe_count_ops(count_ops_by_type, features, layers, parts, control=False):
+    """Build a network in one graph, then count its ops while another graph is the default.
+
+    Also records what counting tensors (op outputs) instead of ops would give on the given graph, so
+    a check can name that mistake; it is a fact about the input, not an expected answer.
+    """
+    import tensorflow as tf
+
+    with tf.Graph().as_default() as given:
+        _network(features, layers, parts, control)
+    with tf.Graph().as_default():  # the decoy: what tf1.get_default_graph() returns during the call
+        tf.fill([2], 1.0, name="decoy")
+        tf.no_op(name="decoy_noop")
+        counts = dict(count_ops_by_type(given))
+    counts = {str(k): int(v) for k, v in sorted(counts.items())}
+    by_tensor: dict[str, int] = {}
+    for op in given.get_operations():
+        for tensor in op.outputs:
+            by_tensor[tensor.op.type] = by_tensor.get(tensor.op.type, 0) + 1
+    return {"counts": counts, "types": sorted(counts), "tensor_counts": dict(sorted(by_tensor.items()))}
+
+
+def probe_input_names(input_op_names, name):
+    """Ask for the input ops of `name` in a small graph, while a decoy graph with an op of that name is default."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default() as given:
+        x = tf1.placeholder(tf.float32, [None, 4], name="x")
+        tf.identity(x, name="outer")            # made before "out", and its name starts with "out"
+        square = tf.multiply(x, x, name="square")
+        parts = tf.split(square, 2, axis=1, name="parts")
+        tf.add_n([parts[1], parts[0], parts[1]], name="out")
+        tf.reduce_sum(tf.concat([parts[0], x[:, :2]], axis=1, name="joined"), name="total")
+        with tf.control_dependencies([square]):  # a control input that is not a data input
+            tf.add(parts[0], parts[1], name="gated")
+    control = [c.name for c in given.get_operation_by_name(name).control_inputs]
+    with tf.Graph().as_default():
+        tf.identity(tf.constant(0.0, name="decoy"), name=name)
+        names = input_op_names(given, name)
+    return {"inputs": [n if isinstance(n, str) else str(n) for n in names], "control": control}
+
+
+def _attempt(call):
+    """The values `call` returns, or the type and first line of what it raised (not NotImplementedError)."""
+    try:
+        return {"values": [np.asarray(v) for v in call()]}
+    except NotImplementedError:
+        raise
+    except Exception as exc:  # noqa: BLE001 - which error was raised is the observation
+        message = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else ""
+        return {"raised": type(exc).__name__, "message": message}
+
+
+def _counted_attempt(call):
+    """`_attempt(call)`, plus the number of Session.run calls it made and sessions it opened."""
+    with session_runs() as runs, sessions_made() as sessions:
+        result = _attempt(call)
+    return {**result, "runs": runs.count, "sessions": sessions.count}
+
+
+def probe_evaluate(evaluate, init, new):
+    """A variable set to `new` in one session and left at `init` in another; evaluate with the first
+    given, as the default, given while the other is the default, and with no session at all."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default():
+        state = tf1.Variable(np.asarray(init, np.float32), name="state")
+        tensors = [state * 2.0, tf.reduce_sum(state)]
+        sess, other = tf1.Session(), tf1.Session()
+        for s in (sess, other):
+            s.run(state.initializer)
+        sess.run(state.assign(np.asarray(new, np.float32)))
+        explicit = _counted_attempt(lambda: evaluate(tensors, session=sess))
+        with sess.as_default():
+            default = _counted_attempt(lambda: evaluate(tensors))
+        with other.as_default():
+            both = _counted_attempt(lambda: evaluate(tensors, session=sess))
+        nothing = _counted_attempt(lambda: evaluate(tensors))
+        sess.close()
+        other.close()
+    return {"explicit": explicit, "default": default, "both": both, "none": nothing}
+
+
+def _values(attempt):
+    """An attempt's values and error, without its counts (they have checks of their own)."""
+    return {k: v for k, v in attempt.items() if k not in ("runs", "sessions")}
+
+
+def _same_values(key):
+    return lambda got, exp: key in got and values_match(_values(got[key]), _values(exp[key]))
+
+
+def _one_run_each(got) -> bool:
+    """Every call that answered made exactly one Session.run call."""
+    return all(got[k]["runs"] == 1 for k in ("explicit", "default", "both") if "values" in got[k])
+
+
+def probe_one_run(kept_and_dropped, x, keep, seed):
+    """Split x with the student's mask; check kept + dropped rebuilds x and count random ops."""
+    import tensorflow as tf
+
+    x = np.asarray(x, np.float32)
+    with tf.Graph().as_default() as graph:
+        with sessions_made() as sessions:
+            kept, dropped = kept_and_dropped(x, keep, seed)
+        random_ops = sorted(op.type for op in graph.get_operations() if "Random" in op.type)
+    dtypes = [dtype_name(kept), dtype_name(dropped)]
+    kept, dropped = np.asarray(kept, np.float32), np.asarray(dropped, np.float32)
+    consistent = (kept.shape == x.shape == dropped.shape and bool(np.allclose(kept + dropped, x))
+                  and bool(np.all((kept == 0) | (dropped == 0))))
+    return {"kept": kept, "dropped": dropped, "consistent": consistent, "random_ops": random_ops,
+            "sessions": sessions.count, "dtypes": dtypes}
+
+
+def probe_running_total(cls, values):
+    """Build the accumulator, finalize the graph, then add each value and record the totals.
+
+    Then the variable is set back to 0 by running its initializer in the session the accumulator
+    opened, and two more values are added: a total kept in the variable starts over, a total kept in
+    Python (and fed back) does not.
+    """
+    import tensorflow as tf
+
+    with tf.Graph().as_default() as graph:
+        with sessions_opened() as opened:
+            total = cls()
+        variables = graph_variables(graph)
+        graph.finalize()
+        totals, guard = [], FinalizedGraphGuard()
+        with guard, sessions_made() as per_add:
+            for value in values:
+                totals.append(float(np.asarray(total.add(value))))
+        reset = None if guard.tripped else after_reset(
+            opened.instances, variables, lambda: [float(np.asarray(total.add(value))) for value in values[:2]])
+        close_session(total)
+        for session in opened.instances:
+            session.close()
+    return {"totals": totals, "modified_finalized_graph": guard.tripped, "sessions_per_add": per_add.count,
+            "variables": [v.dtype.base_dtype.name for v in variables], "after_reset": reset}
+
+
+def _op_name(name: str) -> str:
+    return name.split(":")[0].lstrip("^")
+
+
+def _same_names_other_list(got, exp) -> bool:
+    """The right op names, but not the right list: order or repeats differ."""
+    names = [_op_name(n) for n in got["inputs"]]
+    return set(names) == set(exp["inputs"]) and names != exp["inputs"]
+
+
+DEFAULT_GRAPH = ("This function was handed a graph but read another one. tf1.get_default_graph() is "
+                 "whatever graph is current when the function is called, not the one you were given: "
+                 "inspect the argument (graph.get_operations(), graph.get_operation_by_name(...)).")
+
+LESSON = Lesson(
+    assignment="01_graphs_and_sessions",
+    notebook="graphs_and_sessions.ipynb",
+    exercises=(
+        Exercise(
+            id="count_ops", symbol="count_ops_by_type", points=2, probe=probe_count_ops,
+            checks=(
+                Check("default-graph", "counts the ops of the graph it is given", DEFAULT_GRAPH,
+                      holds(lambda got: DECOY_TYPE not in got["types"]), shows=("types",)),
+                Check("counted-tensors", "counts each op once, not each output",
+                      "These are the counts of the ops' outputs (tensors), not of the ops. An op is a "
+                      "node of the graph; the tensors are its outputs. Count the ops "
+                      "(graph.get_operations(), or the GraphDef's nodes) once each: a Split op with "
+                      "three outputs is still one op, and a NoOp with no output is still one op.",
+                      lambda got, exp: (values_match(got["counts"], exp["counts"])
+                                        or not values_match(got["counts"], got["tensor_counts"])),
+                      shows=("counts",)),
+                Check("wrong-counts", "counts every op of every type",
+                      "Some op type is missing, extra or miscounted. Every op of the graph counts once, "
+                      "whatever its type (Const, Placeholder and NoOp included); an empty graph gives {}.",
+                      same("counts"), shows=("counts",)),
+            ),
+            cases=(Case("2 layers, split in 2", {"features": 4, "layers": 2, "parts": 2}),),
+        ),
+        Exercise(
+            id="input_names", symbol="input_op_names", points=2, probe=probe_input_names,
+            checks=(
+                Check("default-graph", "reads the op from the graph it is given", DEFAULT_GRAPH,
+                      holds(lambda got: all(_op_name(n) != "decoy" for n in got["inputs"])),
+                      shows=("inputs",)),
+                Check("control-inputs", "leaves control inputs out",
+                      "A control input (op.control_inputs, '^name' in the GraphDef) only orders the "
+                      "ops; it passes no data. List the data inputs only: op.inputs.",
+                      holds(lambda got: not any(_op_name(n) in got["control"] for n in got["inputs"])),
+                      shows=("inputs",)),
+                Check("tensor-names", "returns op names, not tensor names",
+                      "op.inputs holds tensors, and a tensor's name is '<op name>:<output index>' "
+                      "(x:0, parts:1). The op that made a tensor is tensor.op: return tensor.op.name. "
+                      "(GraphDef input strings are different again: 'parts:1', and '^name' for a "
+                      "control input.)",
+                      holds(lambda got: all(":" not in n and not n.startswith("^") for n in got["inputs"])),
+                      shows=("inputs",)),
+                Check("input-order", "lists every input in order, repeats included",
+                      "An op's inputs are an ordered list, and one op may feed another more than once "
+                      "(x * x has the inputs [x, x]). Keep the order and the repeats: no set(), no sorted().",
+                      lambda got, exp: not _same_names_other_list(got, exp), shows=("inputs",)),
+                Check("wrong-op", "reads the inputs of the op with exactly that name",
+                      "These are not the inputs of the op called `name`. Look the op up by its exact "
+                      "name, graph.get_operation_by_name(name): another op's name may start with the "
+                      "same letters ('out' and 'outer').",
+                      same("inputs"), shows=("inputs",)),
+            ),
+            cases=(Case("the inputs of 'out'", {"name": "out"}),),
+        ),
+        Exercise(
+            id="evaluate", symbol="evaluate", points=3, probe=probe_evaluate,
+            checks=(
+                Check("eval-needs-default", "uses the session it is given",
+                      "With a session passed in (and no default session) the values must come from "
+                      "that session. t.eval() looks only at the default session, since it is "
+                      "tf1.get_default_session().run(t): run the tensors with the session you were "
+                      "given, session.run(tensors) (or t.eval(session=session)).",
+                      _same_values("explicit"), shows=("explicit",)),
+                Check("default-over-given", "prefers the given session to the default one",
+                      "With a session passed in AND another session as the default, the values came "
+                      "from the default one. A given session wins, as in t.eval(session=session): "
+                      "look at the default session only when session is None.",
+                      _same_values("both"), shows=("both",)),
+                Check("default-session-ignored", "falls back to the default session",
+                      "With session=None, use tf1.get_default_session(), exactly like t.eval(). A new "
+                      "tf1.Session() is no substitute: variable values live in a session, and a fresh "
+                      "one holds none of them.",
+                      _same_values("default"), shows=("default",)),
+                Check("invented-session", "raises ValueError when there is no session at all",
+                      "With no session given and no default session, t.eval() raises ValueError, and so "
+                      "must evaluate. Opening a new session instead would evaluate in a session that "
+                      "holds none of the variables' values.",
+                      holds(lambda got: got["none"].get("raised") == "ValueError"
+                            and all(got[k]["sessions"] == 0 for k in ("explicit", "default", "both", "none"))),
+                      shows=("none",)),
+                Check("separate-runs", "computes all the tensors in one run",
+                      "Each tensor was computed in a run of its own. Every run (and every t.eval(), "
+                      "which is a run) executes the graph again, so values drawn at random, or read "
+                      "while something changes, would not belong together. Fetch the list in one "
+                      "session.run(list(tensors)).",
+                      holds(_one_run_each), shows=()),
+            ),
+            cases=(Case("state [1, 2] set to [3, -1]", {"init": [1.0, 2.0], "new": [3.0, -1.0]}),),
+        ),
+        Exercise(
+            id="one_run", symbol="kept_and_dropped", points=3, probe=probe_one_run,
+            checks=(
+                Check("separate-runs", "kept + dropped give back x, no element in both, from one run",
+                      "kept and dropped were computed from different draws of the mask, or in "
+                      "different sessions. Every run, and every t.eval() (which is a run), executes the "
+                      "random op again. Open one session and fetch both in ONE sess.run([kept, "
+                      "dropped]): ops they share are computed once per run.",
+                      holds(lambda got: got["consistent"] is True and got["sessions"] == 1),
+                      shows=("kept", "dropped", "sessions")),
+                Check("two-random-ops", "draws the mask with a single random op",
+                      "The graph holds more than one random op. Each random op is a draw of its own: "
+                      "build the mask once and use that one tensor for both outputs. (Two ops with the "
+                      "same op seed repeat the same numbers, which hides the bug until a seed changes.)",
+                      holds(lambda got: len(got["random_ops"]) <= 1), shows=("random_ops",)),
+                Check("float64-arrays", "returns float32 arrays, like x",
+                      "kept and dropped are asked for as float32 arrays, the dtype of x; these have "
+                      "another dtype. Build x with tf.constant(x, tf.float32) and keep that dtype.",
+                      holds(lambda got: got["dtypes"] == ["float32", "float32"]), shows=("dtypes",)),
+                Check("wrong-mask", "keeps x exactly where uniform < keep",
+                      "Keep x where tf.random.uniform(tf.shape(x), seed=seed) < keep and drop it "
+                      "elsewhere; with that op and seed the mask is reproducible.",
+                      lambda got, exp: (not got["consistent"] or len(got["random_ops"]) > 1
+                                        or (len(got["random_ops"]) == 1
+                                            and values_match(got["kept"], exp["kept"])
+                                            and values_match(got["dropped"], exp["dropped"]))),
+                      shows=("kept", "dropped", "random_ops")),
+            ),
+            cases=(Case("x = 1..8, keep 0.5, seed 7",
+                        {"x": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], "keep": 0.5, "seed": 7}),),
+        ),
+        Exercise(
+            id="running_total", symbol="RunningTotal", points=2, probe=probe_running_total,
+            checks=(
+                Check("ops-in-loop", "adds no ops after __init__",
+                      "add() tried to create an op in a finalized graph. Build the placeholder and the "
+                      "one assign_add op in __init__; add() must only run them.",
+                      holds(lambda got: got["modified_finalized_graph"] is False),
+                      shows=("modified_finalized_graph",)),
+                Check("session-per-step", "keeps one session for every add",
+                      "add() opened a session. A variable's value lives in the session that "
+                      "initialized it: open one session in __init__ and keep it. A new session, or "
+                      "running the initializer again, starts over from 0.",
+                      holds(lambda got: got["sessions_per_add"] == 0), shows=("sessions_per_add",)),
+                Check("float64-total", "keeps the total in a float32 variable",
+                      "The total is asked for as a float32 variable; this one has another dtype. "
+                      "Create it with dtype=tf.float32 (and feed it through a float32 placeholder).",
+                      holds(lambda got: all(d == "float32" for d in got["variables"])),
+                      shows=("variables",)),
+                Check("wrong-totals", "returns the running total after each value",
+                      "The total must carry over from call to call: add(value) adds value to the "
+                      "variable and returns the variable's new value.",
+                      same("totals"), shows=("totals",)),
+                Check("python-total", "keeps the total in the variable, not in Python",
+                      "The total lives in Python, not in the graph: once the variable was set back to "
+                      "0 (by running its initializer in your session), add() went on from the old "
+                      "total. Let the one assign_add op do the adding and return what it gives; keep "
+                      "no copy of the total in Python, and make exactly one variable.",
+                      same("after_reset"), shows=("variables", "after_reset")),
+            ),
+            cases=(Case("add 1, 2, 3.5", {"values": [1.0, 2.0, 3.5]}),),
+        ),
+    ),
+)

@@ -1,0 +1,449 @@
+"""Lesson 2: rebuilding the graph vs feeding a placeholder (seed 000).
+
+Probes build every exercise in a fresh `tf.Graph()`, so no grade depends on what other cells left.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from autograder.course.compare import holds, same
+from autograder.course.spec import Case, Check, Exercise, Lesson
+from autograder.inkernel.probing import (
+    CallCounter,
+    FinalizedGraphGuard,
+    after_reset,
+    close_session,
+    dtype_name,
+    graph_variables,
+    session_runs,
+    sessions_made,
+    sessions_opened,
+)
+
+X = [0.05, 0.25, 0.45, 0.65, 0.85]
+
+
+def _placeholder_dtypes(graph):
+    return sorted({op.get_attr("dtype").name for op in graph.get_operations()
+                   if op.type in ("Placeholder", "PlaceholderWithDefault")})
+
+
+def probe_threshold_judge(cls, x, first, second, third=None, calls=3):
+    """Judge with one threshold, replace the options, judge `calls` more times, then change the new
+    dict in place to `third` and judge again. Counts ops added, sessions opened and runs per call."""
+    import tensorflow as tf
+
+    x = np.asarray(x, np.float32)
+    with tf.Graph().as_default() as graph:
+        judge = cls({"threshold": first})
+        before = np.asarray(judge.judge(x))
+        ops_before = len(graph.get_operations())
+        options = {"threshold": second}
+        runs_per_call = []
+        with sessions_made() as sessions:
+            judge.update_options(options)
+            after = []
+            for _ in range(calls):
+                with session_runs() as runs:
+                    after.append(np.asarray(judge.judge(x)))
+                runs_per_call.append(runs.count)
+            options["threshold"] = second if third is None else third   # an in-place retune
+            in_place = np.asarray(judge.judge(x))
+        growth = len(graph.get_operations()) - ops_before
+        dtypes = _placeholder_dtypes(graph)
+        close_session(judge)
+    return {"before": before, "after": after[-1], "in_place": in_place, "op_growth": growth,
+            "sessions": sessions.count, "runs_per_call": runs_per_call, "placeholder_dtypes": dtypes}
+
+
+def probe_threshold_graph(build, x, default, feeds):
+    """Build the graph, run it without feeding the threshold, then feeding each of `feeds`, then
+    feeding thresholds below and above every input (the output must follow the fed value)."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default():
+        x_t, threshold_t, output_t = build(default)
+        with tf1.Session() as sess:
+            try:
+                unfed, unfed_error = sess.run(output_t, {x_t: x}), None
+            except tf.errors.InvalidArgumentError as exc:
+                unfed, unfed_error = None, exc.message.splitlines()[0]
+            fed = [sess.run(output_t, {x_t: x, threshold_t: t}) for t in feeds]
+            extremes = [sess.run(output_t, {x_t: x, threshold_t: t}) for t in (-1e9, 1e9)]
+    return {"unfed": unfed, "unfed_error": unfed_error, "fed": fed, "threshold_op": threshold_t.op.type,
+            "follows_feed": bool(np.all(extremes[0]) and not np.any(extremes[1])),
+            "dtypes": [x_t.dtype.base_dtype.name, threshold_t.dtype.base_dtype.name]}
+
+
+def probe_variable_judge(cls, x, first, seconds):
+    """Build the judge, finalize the graph, then change the threshold and judge after each change.
+
+    Then the variable is set back to `first` by running its initializer in the session the judge
+    opened: a judge that reads the variable answers with `first` again; one that kept the threshold
+    in Python (and feeds it) does not.
+    """
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    x = np.asarray(x, np.float32)
+    with tf.Graph().as_default() as graph:
+        with sessions_opened() as opened:
+            judge = cls(first)
+        trainable = [v.op.name for v in tf1.trainable_variables()]
+        variables = graph_variables(graph)
+        graph.finalize()
+        answers, guard = [], FinalizedGraphGuard()
+        with guard, sessions_made() as sessions:
+            answers.append(np.asarray(judge.judge(x)))
+            for value in seconds:
+                judge.set_threshold(value)
+                answers.append(np.asarray(judge.judge(x)))
+        reset = None if guard.tripped else after_reset(opened.instances, variables,
+                                                       lambda: np.asarray(judge.judge(x)))
+        close_session(judge)
+        for session in opened.instances:
+            session.close()
+    return {"answers": answers, "modified_finalized_graph": guard.tripped, "trainable": trainable,
+            "sessions": sessions.count, "variables": [v.dtype.base_dtype.name for v in variables],
+            "after_reset": reset}
+
+
+class _OptionsHolder:
+    """Stands in for the model that keeps a reference to the options dict."""
+
+    def __init__(self, options):
+        self.options = options
+
+
+def probe_retune(retune, options, threshold):
+    """Give a holder the options dict, retune through the caller's reference, see what the holder sees."""
+    shared = dict(options)
+    holder = _OptionsHolder(shared)
+    retune(shared, threshold)
+    return {"holder_threshold": holder.options.get("threshold"), "holder_options": dict(holder.options),
+            "untouched": holder.options == dict(options)}
+
+
+def probe_scale_all(scale_all, x, scales):
+    """Call the student's helper; count the tf.functions it made and how often the returned one traced."""
+    import tensorflow as tf
+
+    with CallCounter(tf, "function") as functions:
+        results, fn = scale_all(np.asarray(x, np.float32), list(scales))
+    traces = fn.experimental_get_tracing_count() if hasattr(fn, "experimental_get_tracing_count") else None
+    return {"results": [np.asarray(r) for r in results], "traces": traces, "functions": functions.count,
+            "dtypes": sorted({dtype_name(r) for r in results})}
+
+
+def _layers(tf, names):
+    """Fresh Network / Model / Api classes for one probe call, with counters the probe reads.
+
+    The same interface as the lesson's demo layers: `api.options` (one dict every layer holds),
+    `api.used_in` (name -> a set of "graph" / "python"), `api.network.build()` (rebuild the graph from
+    the options, in place) and `api.model.reset()` (re-read the Python-side options, in place).
+    In the graph: scale, bias and mask (masked entries zeroed, kept ones scaled by 1 / mean(mask)), baked
+    in as Consts. In Python: clip, threshold, and mask again (masked entries reported as -1). `names`
+    maps each of these roles to the option key that holds it, so a case can rename the options.
+    """
+    key = {role: names.get(role, role) for role in ("scale", "bias", "mask", "clip", "threshold")}
+    tf1 = tf.compat.v1
+    tally = {"graphs": 0, "resets": 0}
+
+    class Network:
+        def __init__(self, options):
+            self.options, self.sess = options, None
+            self.build()
+
+        def build(self):
+            if self.sess is not None:
+                self.sess.close()
+            self.graph = tf.Graph()
+            with self.graph.as_default():
+                self.x = tf1.placeholder(tf.float32, [None])
+                scaled = self.x * tf.constant(self.options[key["scale"]], tf.float32) + tf.constant(
+                    self.options[key["bias"]], tf.float32)
+                mask = tf.constant(self.options[key["mask"]], tf.float32)
+                self.output = scaled * mask / tf.reduce_mean(mask)   # kept entries scaled up, as dropout does
+            self.graph.finalize()
+            self.sess = tf1.Session(graph=self.graph)
+            tally["graphs"] += 1
+
+        def run(self, x):
+            return self.sess.run(self.output, {self.x: x})
+
+    class Model:
+        def __init__(self, network, options):
+            self.network, self.options = network, options
+            self.reset()
+
+        def reset(self):
+            self.clip = float(self.options[key["clip"]])
+            self.threshold = float(self.options[key["threshold"]])
+            self.mask = np.asarray(self.options[key["mask"]]) > 0
+            tally["resets"] += 1
+
+        def predict(self, x):
+            scores = np.minimum(self.network.run(x), self.clip)
+            return np.where(self.mask, np.where(scores >= self.threshold, scores, 0.0), -1.0)
+
+    class Api:
+        def __init__(self, options, used_in):
+            self.options, self.used_in = options, used_in
+            self.network = Network(options)
+            self.model = Model(self.network, options)
+
+        def predict(self, x):
+            return self.model.predict(x)
+
+    return Api, tally
+
+
+def probe_set_hyperparameter(set_hyperparameter, x, options, used_in, changes, names=None):
+    """Build a three-layer Api, apply each change through the student's function, and watch the layers:
+    answers after each kind of change, graphs built, who holds which network, model and dict."""
+    import tensorflow as tf
+
+    Api, tally = _layers(tf, names or {})
+    api = Api(dict(options), {name: set(where) for name, where in used_in.items()})
+    model = api.model
+    x = np.asarray(x, np.float32)
+    seen = {"graph_answers": [], "python_answers": [], "both_answers": [], "graph_builds": [],
+            "model_holds_network": [], "options_shared": [], "model_kept": [], "kinds": [], "model_resets": []}
+    for name, value in changes:
+        graphs, resets = tally["graphs"], tally["resets"]
+        set_hyperparameter(api, name, value)
+        kind = {frozenset({"graph"}): "graph", frozenset({"python"}): "python"}.get(
+            frozenset(used_in[name]), "both")
+        seen[f"{kind}_answers"].append(np.asarray(api.predict(x)))
+        seen["graph_builds"].append(tally["graphs"] - graphs)
+        seen["model_resets"].append(tally["resets"] - resets)
+        seen["kinds"].append(kind)
+        seen["model_holds_network"].append(api.model.network is api.network)
+        seen["model_kept"].append(api.model is model)
+        seen["options_shared"].append(api.network.options is api.options and api.model.options is api.options)
+    for network in {id(api.network): api.network, id(api.model.network): api.model.network}.values():
+        network.sess.close()
+    return seen
+
+
+def _redone(got, kind, builds=False, resets=False) -> bool:
+    """Every change of `kind` rebuilt the graph (with `builds`) and reset the model (with `resets`)."""
+    return all((not builds or b >= 1) and (not resets or r >= 1)
+               for k, b, r in zip(got["kinds"], got["graph_builds"], got["model_resets"]) if k == kind)
+
+
+def _no_extra_builds(got, expected):
+    """No change built more graphs than the reference did (building fewer is caught by the answers)."""
+    builds, reference = got["graph_builds"], expected["graph_builds"]
+    return len(builds) == len(reference) and all(g <= e for g, e in zip(builds, reference))
+
+
+BAKED = ("The threshold was written into the graph as a Const op when the graph was built, so "
+         "changing the options afterwards changes nothing the session runs. Feed it through a "
+         "placeholder, or hold it in a variable, instead of baking it in.")
+GROWTH = ("Judging or updating the options built new ops. Rebuilding gives the right answer, but the "
+          "graph grows by a copy per call, which costs memory and time without bound. Build once in "
+          "__init__; feed the value.")
+SESSION_PER_CALL = ("A session was opened after __init__. Open one session in __init__ and keep it: a "
+                    "session per call costs a graph set-up each time, and any variable's value would "
+                    "start over in every new session.")
+FLOAT32 = ("The comparison is asked for in float32, and a placeholder here has another dtype. Use "
+           "float32 placeholders: in float64, a threshold such as 0.7 is not the float32 number x holds "
+           "(float32(0.7) < 0.7), so a tie would be judged the other way.")
+LESSON = Lesson(
+    assignment="02_rebuild_vs_feed",
+    notebook="rebuild_vs_feed.ipynb",
+    exercises=(
+        Exercise(
+            id="threshold_judge", symbol="ThresholdJudge", points=3, probe=probe_threshold_judge,
+            checks=(
+                Check("float64-threshold", "compares in float32", FLOAT32,
+                      holds(lambda got: all(d == "float32" for d in got["placeholder_dtypes"])),
+                      shows=("placeholder_dtypes",)),
+                Check("numpy-answer", "answers by running the graph",
+                      "judge() returned without running the session: the comparison was made in "
+                      "Python or NumPy. The exercise is the graph: run the comparison op with "
+                      "self.sess.run(...), feeding x and the threshold.",
+                      holds(lambda got: all(n >= 1 for n in got["runs_per_call"])),
+                      shows=("runs_per_call",)),
+                Check("wrong-comparison", "answers x >= threshold before any change",
+                      "The answer is wrong before any option changed: compare with >= against the "
+                      "threshold in the options.", same("before"), shows=("before",)),
+                Check("baked-constant", "uses the new threshold after update_options",
+                      BAKED, same("after"), shows=("after",)),
+                Check("graph-growth", "adds no ops to the graph when judging or updating", GROWTH,
+                      holds(lambda got: got["op_growth"] == 0), shows=("op_growth",)),
+                Check("copied-threshold", "reads the threshold from the options at every call",
+                      "The options dict was changed in place (options['threshold'] = ...), and the "
+                      "judge kept answering with the old threshold: it copied the number (or the "
+                      "dict) instead of holding the options it was given. Keep the dict and read "
+                      "self.options['threshold'] in judge(), on every call.",
+                      same("in_place"), shows=("in_place",)),
+                Check("session-per-call", "opens its one session in __init__", SESSION_PER_CALL,
+                      holds(lambda got: got["sessions"] == 0), shows=("sessions",)),
+            ),
+            cases=(Case("lesson threshold 0.7 then 0.3", {"x": X, "first": 0.7, "second": 0.3, "third": 0.5}),),
+        ),
+        Exercise(
+            id="threshold_graph", symbol="build_threshold_graph", points=2, probe=probe_threshold_graph,
+            checks=(
+                Check("plain-placeholder", "runs without feeding the threshold",
+                      "A plain placeholder has no value of its own, so every run must feed it. "
+                      "tf.compat.v1.placeholder_with_default runs with its default until you feed another.",
+                      holds(lambda got: got["unfed_error"] is None), shows=("unfed_error",)),
+                Check("not-an-input", "makes the threshold a graph input",
+                      "The threshold must be a placeholder op. A Const can be fed too, but it stays a "
+                      "constant in the GraphDef, and nothing tells a reader it is meant to change.",
+                      holds(lambda got: got["threshold_op"] in ("PlaceholderWithDefault", "Placeholder")),
+                      shows=("threshold_op",)),
+                Check("float64-threshold", "makes x and the threshold float32",
+                      "x and the threshold are asked for as float32 tensors; one has another dtype. "
+                      "(In float64 a threshold such as 0.7 is not the float32 number an input holds.)",
+                      holds(lambda got: got["dtypes"] == ["float32", "float32"]), shows=("dtypes",)),
+                Check("fed-value-ignored", "uses each fed threshold",
+                      "Feeding the returned threshold tensor must change the output: fed a threshold "
+                      "below every input the output must be all True, above every input all False. "
+                      "Compute the output from that very tensor.",
+                      holds(lambda got: got["follows_feed"] is True), shows=("fed",)),
+                Check("ignored-default", "uses the given default when nothing is fed",
+                      "Unfed, the graph must use the `default` argument, not a value of its own.",
+                      same("unfed"), shows=("unfed",)),
+                Check("strict-comparison", "answers x >= threshold, ties included",
+                      "The output differs from x >= threshold for some fed threshold: an input equal to "
+                      "the threshold counts as True (tf.greater_equal, not tf.greater).",
+                      same("fed"), shows=("fed",)),
+            ),
+            cases=(Case("default 0.5, feeds 0.2 and 0.9", {"x": X, "default": 0.5, "feeds": [0.2, 0.9]}),),
+        ),
+        Exercise(
+            id="variable_judge", symbol="VariableThresholdJudge", points=3, probe=probe_variable_judge,
+            checks=(
+                Check("assign-per-call", "changes the threshold in a finalized graph",
+                      "set_threshold created a new op after the graph was finalized. Build one assign "
+                      "op, fed by a placeholder, in __init__, and only run it in set_threshold.",
+                      holds(lambda got: not got["modified_finalized_graph"]),
+                      shows=("modified_finalized_graph",)),
+                Check("session-per-call", "keeps the one session opened in __init__", SESSION_PER_CALL,
+                      holds(lambda got: got["sessions"] == 0), shows=("sessions",)),
+                Check("float64-threshold", "holds the threshold in a float32 variable",
+                      "The threshold variable is asked for as float32; this one has another dtype. In "
+                      "float64, 0.7 is not the float32 number x holds, so a tie is judged the other way.",
+                      holds(lambda got: all(d == "float32" for d in got["variables"])),
+                      shows=("variables",)),
+                Check("stale-variable", "answers with the threshold last set",
+                      "The answers must follow the variable: compare x with the variable's value, not "
+                      "with a Python number captured when the graph was built.",
+                      same("answers"), shows=("answers",)),
+                Check("python-threshold", "keeps the threshold in the variable, not in Python",
+                      "The threshold lives in Python, not in the graph: once the variable was set back "
+                      "(by running its initializer in your session), judge() still answered with the "
+                      "value you kept. set_threshold must change the variable (run the assign op), and "
+                      "judge must compare with the variable; make exactly one variable.",
+                      same("after_reset"), shows=("variables", "after_reset")),
+                Check("trainable-hyperparameter", "keeps the threshold out of the trainable set",
+                      "A hyperparameter is not a weight: create its variable with trainable=False, so "
+                      "no optimizer ever moves it.",
+                      holds(lambda got: got["trainable"] == []), shows=("trainable",)),
+            ),
+            cases=(Case("0.7, then 0.3 and 0.5", {"x": X, "first": 0.7, "seconds": [0.3, 0.5]}),),
+        ),
+        Exercise(
+            id="retune", symbol="retune", points=2, probe=probe_retune,
+            checks=(
+                Check("rebound-dict", "changes the dict the model holds",
+                      "Assigning a new dict to the parameter only rebinds a local name; the model "
+                      "still holds the old dict. Mutate the shared one: options.update(...) or "
+                      "options[key] = value.", holds(lambda got: got["untouched"] is False),
+                      shows=("holder_threshold",)),
+                Check("wrong-threshold", "sets the threshold to the value given",
+                      "The dict the model holds changed, but its threshold is not the value passed "
+                      "in: store `threshold` itself, unchanged (no rounding, no conversion).",
+                      same("holder_threshold"), shows=("holder_threshold",)),
+                Check("dropped-options", "keeps every other option",
+                      "update() changes only the keys it is given; clearing or replacing the dict "
+                      "throws the other options away, and naming the keys you expect loses the others.",
+                      same("holder_options"), shows=("holder_options",)),
+            ),
+            cases=(Case("threshold 0.7 to 0.3, clip kept", {"options": {"threshold": 0.7, "clip": 5.0},
+                                                          "threshold": 0.3}),),
+        ),
+        Exercise(
+            id="set_hyperparameter", symbol="set_hyperparameter", points=2, probe=probe_set_hyperparameter,
+            checks=(
+                Check("replaced-network", "keeps one network object that every layer holds",
+                      "The model still holds the old Network object. Storing a new Network in "
+                      "api.network rebinds one name; every layer that holds the old object keeps "
+                      "running the old graph. Rebuild the network in place with api.network.build(), "
+                      "so every holder sees the new graph.",
+                      holds(lambda got: all(got["model_holds_network"])), shows=("model_holds_network",)),
+                Check("replaced-model", "re-initialises the model in place",
+                      "api.model is a new Model object. Whoever held the old one (the Api is only one "
+                      "holder in a real project) keeps the old settings: re-initialise the model the "
+                      "layers already hold, api.model.reset().",
+                      holds(lambda got: all(got["model_kept"])), shows=("model_kept",)),
+                Check("rebound-options", "changes the options dict every layer holds",
+                      "api.options is no longer the dict the network and the model read from. Set the "
+                      "value in the shared dict (api.options[name] = value): a new dict leaves every "
+                      "layer rebuilding from the old one.",
+                      holds(lambda got: all(got["options_shared"])), shows=("options_shared",)),
+                Check("graph-not-rebuilt", "rebuilds the graph for a hyperparameter used in it",
+                      "A hyperparameter used inside the graph was written into it as a Const when the "
+                      "graph was built: changing the options changes nothing the session runs until "
+                      "the graph is rebuilt (api.network.build()). Read where it is used from "
+                      "api.used_in[name], not from its name.",
+                      holds(lambda got: _redone(got, "graph", builds=True)), shows=("graph_builds",)),
+                Check("model-not-reset", "re-initialises the model for a hyperparameter used in Python",
+                      "The model copied this hyperparameter when it was initialised, so rebuilding the "
+                      "graph does not reach it: re-initialise the model (api.model.reset()). Read where "
+                      "it is used from api.used_in[name], not from its name.",
+                      holds(lambda got: _redone(got, "python", resets=True)), shows=("model_resets",)),
+                Check("one-layer-only", "rebuilds both layers for a hyperparameter used in both",
+                      "This hyperparameter is used both inside the graph and in the Python model: "
+                      "rebuild the graph and re-initialise the model; either alone leaves one stale copy.",
+                      holds(lambda got: _redone(got, "both", builds=True, resets=True)),
+                      shows=("graph_builds", "model_resets")),
+                Check("needless-rebuild", "rebuilds the graph only when the graph uses the hyperparameter",
+                      "The graph was rebuilt for a hyperparameter it does not use. Each rebuild makes a "
+                      "new graph and session, which costs time on every tuning step: rebuild only the "
+                      "layers that use the hyperparameter.",
+                      _no_extra_builds, shows=("graph_builds",)),
+                Check("stale-answer", "answers like a freshly built Api after every change",
+                      "The right layers were redone, but the answer still differs from a freshly built "
+                      "Api's: put the new value into api.options BEFORE rebuilding or resetting, since "
+                      "both read the options when they run.",
+                      same("graph_answers", "python_answers", "both_answers"),
+                      shows=("graph_answers", "python_answers", "both_answers")),
+            ),
+            cases=(Case("threshold, then scale, then mask", {
+                "x": X, "options": {"scale": 1.0, "bias": 0.0, "mask": [1, 1, 1, 1, 1], "clip": 10.0,
+                                    "threshold": 0.5},
+                "used_in": {"scale": ["graph"], "bias": ["graph"], "mask": ["graph", "python"],
+                            "clip": ["python"], "threshold": ["python"]},
+                "changes": [["threshold", 0.2], ["scale", 2.0], ["mask", [1, 0, 1, 0, 1]]]}),),
+        ),
+        Exercise(
+            id="scale_all", symbol="scale_all", points=2, probe=probe_scale_all,
+            checks=(
+                Check("captured-python-value", "scales by each requested value",
+                      "A Python value read inside a tf.function is frozen into the trace, just like a "
+                      "Const in a v1 graph: pass the scale in as an argument.", same("results"),
+                      shows=("results",)),
+                Check("float64-results", "returns float32 results",
+                      "The results are asked for in float32, like x; these have another dtype. Make "
+                      "the scale a float32 tensor (tf.constant(s, tf.float32)).",
+                      holds(lambda got: got["dtypes"] == ["float32"]), shows=("dtypes",)),
+                Check("function-per-scale", "makes one tf.function for all the scales",
+                      "More than one tf.function was made: each new tf.function traces its own graph, "
+                      "so one per scale (or per call) rebuilds every time, like a v1 graph rebuilt on "
+                      "every call. Decorate one function once and call it for every scale.",
+                      holds(lambda got: got["functions"] <= 1), shows=("functions",)),
+                Check("retrace-per-float", "traces the function once for all scales",
+                      "Every new Python float is a new trace signature, so tf.function retraces (it "
+                      "rebuilds the graph) for each one. Pass a tensor, e.g. tf.constant(scale), and one "
+                      "trace serves them all.", holds(lambda got: got["traces"] == 1), shows=("traces",)),
+            ),
+            cases=(Case("x times 0.5, 2 and 3", {"x": [1.0, 2.0, 3.0], "scales": [0.5, 2.0, 3.0]}),),
+        ),
+    ),
+)

@@ -1,0 +1,432 @@
+"""Lesson 3: graph collections and dynamic trainable (seed 001).
+
+Probes build every v1 exercise in a fresh `tf.Graph()`; the TF2 exercise runs eagerly on fresh
+Keras models. No grade depends on what other cells left behind.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from autograder.course.compare import holds, same
+from autograder.course.spec import Case, Check, Exercise, Lesson
+from autograder.inkernel.probing import FinalizedGraphGuard
+
+COLLECTIONS = {  # observation key -> GraphKeys attribute
+    "global": "GLOBAL_VARIABLES",
+    "trainable": "TRAINABLE_VARIABLES",
+    "local": "LOCAL_VARIABLES",
+    "model": "MODEL_VARIABLES",
+    "moving_average": "MOVING_AVERAGE_VARIABLES",
+    "summaries": "SUMMARIES",
+}
+
+
+def _name(item) -> str:
+    """The op name of a variable or tensor in a collection, else its repr."""
+    op = getattr(item, "op", None)
+    return op.name if op is not None else repr(item)
+
+
+def _first_line(exc) -> str:
+    """The error type and its first telling sentence (TensorFlow puts the reason after a preamble)."""
+    message = getattr(exc, "message", None) or str(exc)
+    skip = ("Graph execution error", "Detected at node", "File ", "Node:", "[[")
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    telling = [line for line in lines if not line.startswith(skip)] or lines or [""]
+    return f"{type(exc).__name__}: {telling[0].split('. ')[0]}"
+
+
+def probe_bookkeeping(build, x, w0, b0):
+    """Build the student's layer in a fresh graph; read every standard collection; run it once.
+
+    Also reads what the docstring fixes beyond names: the counter's and the global step's dtypes,
+    the value the "mean_logit" summary reports, and how far each moving average moves when its
+    variable then grows by 1 (0.01 for decay 0.99). Shadow variables are found by the variable they
+    average (their names start with "w/" or "b/"), whatever the EMA is called.
+    """
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    x = np.asarray(x, np.float32)
+    with tf.Graph().as_default() as graph:
+        x_t = tf1.placeholder(tf.float32, [None, x.shape[1]], name="x")
+        logits, ema_op = build(x_t, np.asarray(w0, np.float32), np.asarray(b0, np.float32))
+        obs = {key: sorted(_name(i) for i in graph.get_collection(getattr(tf1.GraphKeys, attr)))
+               for key, attr in COLLECTIONS.items()}
+        steps = graph.get_collection(tf1.GraphKeys.GLOBAL_STEP) or [
+            v for v in tf1.global_variables() if v.op.name == "global_step"]
+        obs["global_step_dtype"] = steps[0].dtype.base_dtype.name if steps else None
+        counters = [v for v in tf1.local_variables() + tf1.global_variables() if v.op.name == "examples_seen"]
+        variables = {v.op.name: v for v in tf1.global_variables() if v.op.name in ("w", "b")}
+        trainable = {v.op.name for v in tf1.trainable_variables()}
+        shadows = {name: sorted((v for v in tf1.global_variables() if v.op.name.startswith(name + "/")),
+                                key=lambda v: v.op.name) for name in variables}
+        obs["shadows"] = {name: [len(found), any(v.op.name in trainable for v in found)]
+                          for name, found in sorted(shadows.items())}
+        grow = [v.assign_add(tf.ones_like(v)) for v in variables.values()]
+        summaries = tf1.summary.merge_all()
+        init = [tf1.global_variables_initializer(), tf1.local_variables_initializer()]
+        obs["logits"], obs["run_error"], obs["summary_values"], obs["ema_moves"] = None, None, None, None
+        obs["counter"] = None
+        with tf1.Session() as sess:
+            try:
+                sess.run(init)
+                if counters:
+                    value = sess.run(counters[0])
+                    obs["counter"] = {"dtype": counters[0].dtype.base_dtype.name,
+                                      "shape": list(np.shape(value)), "value": float(np.sum(value))}
+                obs["logits"] = sess.run(logits, {x_t: x})
+                if summaries is not None:
+                    summary = tf1.Summary.FromString(sess.run(summaries, {x_t: x}))
+                    obs["summary_values"] = {v.tag: float(v.simple_value) for v in summary.value}
+                sess.run(ema_op, {x_t: x})
+                before = sess.run(variables)
+                sess.run(grow)
+                sess.run(ema_op, {x_t: x})
+                obs["ema_moves"] = {name: [float(np.max(np.abs(sess.run(v) - before[name]))) for v in found]
+                                    for name, found in sorted(shadows.items())}
+            except (tf.errors.FailedPreconditionError, tf.errors.InvalidArgumentError) as exc:
+                obs["run_error"] = _first_line(exc)
+    return obs
+
+
+def probe_train_excluding(train, values, excluded, steps, lr):
+    """Call the student's trainer in a fresh graph; read its result and the collections it left."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default() as graph:
+        final = train(dict(values), list(excluded), steps, lr)
+        trainable = sorted(_name(v) for v in graph.get_collection(tf1.GraphKeys.TRAINABLE_VARIABLES))
+        global_ = sorted(_name(v) for v in graph.get_collection(tf1.GraphKeys.GLOBAL_VARIABLES))
+        dtypes = {_name(v): v.dtype.base_dtype.name for v in graph.get_collection(tf1.GraphKeys.GLOBAL_VARIABLES)}
+    return {"final": {str(k): float(v) for k, v in dict(final).items()},
+            "trainable": trainable, "global": global_, "dtypes": dtypes}
+
+
+def probe_dense(dense, x, layers, decay):
+    """Stack the student's layer (ReLU between layers) in a fresh graph; read the "losses" collection."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default() as graph:
+        h = tf.constant(np.asarray(x, np.float32))
+        for i, (w0, b0) in enumerate(layers):
+            h = dense(h, np.asarray(w0, np.float32), np.asarray(b0, np.float32), f"layer{i}", decay)
+            if i < len(layers) - 1:
+                h = tf.nn.relu(h)
+        terms = list(graph.get_collection("losses"))
+        names = sorted(_name(v) for v in graph.get_collection(tf1.GraphKeys.TRAINABLE_VARIABLES))
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            output, values = sess.run([h, terms])
+    return {"output": output, "n_terms": len(terms), "terms": [float(np.sum(v)) for v in values],
+            "term_shapes": [list(np.shape(v)) for v in values], "variables": names}
+
+
+def _freeze_report(trajectory, schedule, names):
+    """Which variables moved while frozen (never trained before / trained before) and which stood still."""
+    fresh, trained, stuck, seen = [], [], [], set()
+    for i, frozen in enumerate(schedule):
+        before, after = trajectory[i], trajectory[i + 1]
+        for name in names:
+            moved = not np.array_equal(before[name], after[name])
+            if name in frozen and moved:
+                (trained if name in seen else fresh).append([i, name])
+            elif name not in frozen and not moved:
+                stuck.append([i, name])
+        seen |= set(names) - set(frozen)
+    return fresh, trained, stuck
+
+
+def _freezer_loss(kind, variables):
+    import tensorflow as tf
+
+    v = list(variables.values())
+    if kind == "abs_gap":  # the source's |x - y|
+        return tf.abs(v[0] - v[1])
+    return tf.add_n([tf.reduce_sum(tf.square(t - float(k + 1))) for k, t in enumerate(v)])  # "quadratic"
+
+
+def probe_freezer(cls, values, loss, optimizer, lr, cycle, steps, bystander=None):
+    """Build the Freezer, finalize the graph, then train `steps` steps freezing cycle[i % len(cycle)].
+
+    `bystander` (an initial value) adds a trainable variable to the graph and the loss that is not in
+    var_list: the Freezer must never move it.
+    """
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    schedule = [list(cycle[i % len(cycle)]) for i in range(steps)]
+    with tf.Graph().as_default() as graph:
+        variables = {name: tf1.get_variable(name, initializer=np.asarray(value, np.float32))
+                     for name, value in values.items()}
+        opt = (tf1.train.AdamOptimizer(lr) if optimizer == "adam"
+               else tf1.train.MomentumOptimizer(lr, momentum=0.9))
+        total = _freezer_loss(loss, variables)
+        outsider = None
+        if bystander is not None:
+            outsider = tf1.get_variable("bystander", initializer=np.float32(bystander))
+            total = total + tf.square(outsider - 2.0)
+        freezer = cls(total, list(variables.values()), opt)
+        init = tf1.global_variables_initializer()
+        graph.finalize()
+        ops_at_start = len(graph.get_operations())
+        op_counts, guard = [], FinalizedGraphGuard()
+        with tf1.Session() as sess:
+            sess.run(init)
+            trajectory = [sess.run(variables)]
+            outsider_start = sess.run(outsider) if outsider is not None else None
+            with guard:
+                for frozen in schedule:
+                    freezer.step(sess, [variables[n] for n in frozen])
+                    trajectory.append(sess.run(variables))
+                    op_counts.append(len(graph.get_operations()))
+            bystander_moved = outsider is not None and bool(sess.run(outsider) != outsider_start)
+    done = len(trajectory) - 1
+    fresh, trained, stuck = _freeze_report(trajectory, schedule[:done], list(values))
+    return {"modified_finalized_graph": guard.tripped, "steps_run": done, "ops_at_start": ops_at_start,
+            "op_growth": (op_counts[-1] - ops_at_start) if op_counts else 0,
+            "frozen_moved_fresh": fresh[:5], "frozen_moved_after_training": trained[:5],
+            "unfrozen_stuck": stuck[:5], "bystander_moved": bystander_moved, "final": trajectory[-1]}
+
+
+def probe_train_layers(train, x, y, layers, schedule, lr):
+    """Run the student's eager loop on fresh Keras models, once per prefix of the schedule."""
+    import tensorflow as tf
+
+    x = np.asarray(x, np.float32)
+    y = np.asarray(y, np.float32)
+    rng = np.random.RandomState(3)
+    shapes, n_in = [], x.shape[1]
+    for name, units in layers:
+        shapes.append((name, units, rng.uniform(-1, 1, (n_in, units)).astype(np.float32),
+                       rng.uniform(-0.5, 0.5, units).astype(np.float32)))
+        n_in = units
+
+    def fresh_model():
+        model = tf.keras.Sequential(
+            [tf.keras.Input((x.shape[1],))]
+            + [tf.keras.layers.Dense(units, activation="tanh" if i < len(shapes) - 1 else None, name=name)
+               for i, (name, units, _, _) in enumerate(shapes)])
+        for (name, _, kernel, bias) in shapes:
+            model.get_layer(name).set_weights([kernel, bias])
+        return model
+
+    def weights(model):
+        return {name: np.concatenate([w.numpy().ravel() for w in model.get_layer(name).weights])
+                for name, *_ in shapes}
+
+    names = [name for name, *_ in shapes]
+    trajectory, losses = [], []
+    for k in range(len(schedule) + 1):
+        model = fresh_model()
+        result = train(model, tf.constant(x), tf.constant(y), [list(s) for s in schedule[:k]], lr)
+        trajectory.append(weights(model))
+        if k == len(schedule):
+            losses = [float(v) for v in result]
+    fresh, trained, stuck = _freeze_report(trajectory, schedule, names)
+    return {"losses": losses, "frozen_moved_fresh": fresh[:5], "frozen_moved_after_training": trained[:5],
+            "unfrozen_stuck": stuck[:5]}
+
+
+def _moving_averages(got, expected):
+    """The averaged variables, and per variable one non-trainable shadow (whatever its name)."""
+    return same("moving_average", "shadows")(got, expected)
+
+
+def _no_extra_trainable(got, expected):
+    """Fails when some variable the reference left out of TRAINABLE_VARIABLES is still in it."""
+    return not set(got["trainable"]) - set(expected["trainable"])
+
+
+def _model_vars_global(got, expected):
+    return same("model")(got, expected) and set(got["model"]) <= set(got["global"])
+
+
+FRESH_MOVED = (
+    "A variable changed on a step where it was frozen, and it had never been trained before, so no "
+    "optimizer state can explain it: the op you ran still updates it. minimize() and apply_gradients() "
+    "fix their variable list when they are built; removing a variable from TRAINABLE_VARIABLES "
+    "afterwards changes nothing. Run an op that was built without the frozen variable.")
+MOMENTUM_MOVED = (
+    "A frozen variable kept moving after it had been trained. A zero gradient is not a freeze under "
+    "Adam or momentum: the moments the optimizer accumulated keep pushing the variable. Run an update "
+    "op that does not touch the frozen variable at all.")
+
+LESSON = Lesson(
+    assignment="03_collections_and_trainable",
+    notebook="collections_and_trainable.ipynb",
+    exercises=(
+        Exercise(
+            id="bookkeeping", symbol="build_bookkeeping", points=3, probe=probe_bookkeeping,
+            checks=(
+                Check("trainable-by-default", "trains only w and b",
+                      "trainable defaults to True, even for a variable you put in LOCAL_VARIABLES with "
+                      "collections=[...]: the optimizer would update the counter. Create counters with "
+                      "trainable=False (tf1.get_local_variable and get_or_create_global_step do it for you).",
+                      same("trainable"), shows=("trainable",)),
+                Check("local-variable", "keeps examples_seen in LOCAL_VARIABLES only",
+                      "examples_seen must be a local variable: in LOCAL_VARIABLES, and neither global "
+                      "(it is not saved) nor trainable.", same("local"), shows=("local", "global")),
+                Check("counter-not-float32", "makes examples_seen a float32 scalar starting at 0",
+                      "examples_seen must be a float32 scalar that starts at 0. An integer initial value "
+                      "(0 rather than 0.0) makes an int32 variable, which cannot count fractional "
+                      "weights or be added to float tensors without a cast.",
+                      same("counter"), shows=("counter",)),
+                Check("step-not-int64", "creates the int64 global step",
+                      "The global step must be the int64 variable tf1.train.get_or_create_global_step() "
+                      "makes (in the GLOBAL_STEP collection). A hand-made counter starting at the "
+                      "Python int 0 is int32, and the step-based helpers (decay schedules, "
+                      "MonitoredSession hooks) expect int64.",
+                      same("global_step_dtype"), shows=("global_step_dtype",)),
+                Check("model-variables-not-global", "puts w and b in MODEL_VARIABLES and GLOBAL_VARIABLES",
+                      "collections=[MODEL_VARIABLES] replaces the default list, so the variable leaves "
+                      "GLOBAL_VARIABLES: global_variables_initializer and Saver no longer see it. List "
+                      "both keys.", _model_vars_global, shows=("model", "global", "run_error")),
+                Check("moving-average-collection", "averages w and b with ExponentialMovingAverage",
+                      "ema.apply([w, b]) puts the averaged variables (not the shadows) in "
+                      "MOVING_AVERAGE_VARIABLES and creates non-trainable shadow variables in "
+                      "GLOBAL_VARIABLES.", _moving_averages, shows=("moving_average", "shadows")),
+                Check("ema-decay", "averages with decay 0.99",
+                      "The moving averages do not follow decay 0.99: when w grows by 1, one more run of "
+                      "ema_op must move its average by 1 - 0.99 = 0.01. Build "
+                      "ExponentialMovingAverage(decay=0.99) without num_updates (with the global step as "
+                      "num_updates the decay starts near 0.1).",
+                      same("ema_moves", rtol=1e-3, atol=1e-5), shows=("ema_moves",)),
+                Check("summary-not-collected", "adds the mean_logit summary to SUMMARIES",
+                      "tf.summary.scalar (the TF2 API) writes through a default writer and adds nothing "
+                      "to the SUMMARIES collection, so merge_all() never sees it. In a v1 graph use "
+                      "tf.compat.v1.summary.scalar.", same("summaries"), shows=("summaries",)),
+                Check("wrong-logits", "computes logits = x @ w + b",
+                      "The logits must be x @ w + b, with w and b starting at w0 and b0.",
+                      same("logits"), shows=("logits", "run_error")),
+                Check("summary-value", "summarises the mean of the logits",
+                      "The \"mean_logit\" summary reports another value: summarise tf.reduce_mean(logits), "
+                      "the mean over the whole batch and every output.",
+                      same("summary_values"), shows=("summary_values",)),
+            ),
+            cases=(Case("2 inputs, 3 outputs", {"x": [[1.0, 2.0], [-1.0, 0.5]],
+                                                "w0": [[0.1, -0.2, 0.3], [0.4, 0.0, -0.1]],
+                                                "b0": [0.0, 0.5, -0.5]}),),
+        ),
+        Exercise(
+            id="train_excluding", symbol="train_excluding", points=2, probe=probe_train_excluding,
+            checks=(
+                Check("edited-copy", "removes the excluded variables from TRAINABLE_VARIABLES",
+                      "An excluded variable is still in TRAINABLE_VARIABLES. tf1.get_collection returns a "
+                      "new list each call: removing from it changes nothing the graph keeps (and passing "
+                      "var_list leaves the collection as it was). Edit the live list from "
+                      "tf1.get_collection_ref.",
+                      _no_extra_trainable, shows=("trainable",)),
+                Check("removed-too-many", "keeps every variable that is not excluded trainable",
+                      "A variable that was not excluded left TRAINABLE_VARIABLES. Match the excluded names "
+                      "exactly (v.op.name == name): 'w' is a prefix of 'w2', and a startswith() or "
+                      "substring test removes both.",
+                      same("trainable"), shows=("trainable",)),
+                Check("edit-after-minimize", "leaves the excluded variables untrained",
+                      "The excluded variables were trained. minimize() reads the trainable collection "
+                      "once, when it is built: edit the collection before you build it.",
+                      same("final"), shows=("final",)),
+                Check("global-collection", "keeps every variable in GLOBAL_VARIABLES",
+                      "Only TRAINABLE_VARIABLES should change: an excluded variable is still a model "
+                      "variable that must be initialised and saved.", same("global"), shows=("global",)),
+                Check("not-float32", "creates float32 variables",
+                      "The variables must be float32 scalars. A float64 initial value (np.float64, or a "
+                      "NumPy array made without a dtype) makes a float64 variable: twice the memory, and "
+                      "it will not mix with the float32 tensors of a model.",
+                      same("dtypes"), shows=("dtypes",)),
+            ),
+            cases=(Case("the source's x and y, x excluded", {"values": {"x": 3.0, "y": 13.0},
+                                                              "excluded": ["x"], "steps": 20, "lr": 0.1}),),
+        ),
+        Exercise(
+            id="dense_decay", symbol="dense_with_decay", points=2, probe=probe_dense,
+            checks=(
+                Check("term-not-collected", "adds one term per layer to the live \"losses\" collection",
+                      "Each call must add exactly one term with tf1.add_to_collection(\"losses\", ...). "
+                      "Appending to the list tf1.get_collection returns edits a copy, and the term is lost.",
+                      same("n_terms"), shows=("n_terms",)),
+                Check("term-not-scalar", "adds a scalar term per layer",
+                      "Each term must be one scalar, decay * tf.nn.l2_loss(w). decay * w**2 / 2 is a "
+                      "matrix: tf.add_n of the collection then fails (or broadcasts) once layers differ "
+                      "in shape.", same("term_shapes"), shows=("term_shapes",)),
+                Check("decay-value", "adds decay * l2_loss(w), weights only",
+                      "Each term is decay * tf.nn.l2_loss(w) = decay * sum(w**2) / 2, for the weight "
+                      "matrix only: biases are not decayed.", same("terms"), shows=("terms",)),
+                Check("layer-output", "returns x @ w + b", "The layer must return x @ w + b.",
+                      same("output"), shows=("output",)),
+                Check("variable-names", "creates <name>/w and <name>/b with get_variable",
+                      "Create w and b with tf1.get_variable inside tf1.variable_scope(name), so the "
+                      "variables are called <name>/w and <name>/b.", same("variables"), shows=("variables",)),
+            ),
+            cases=(Case("two layers, decay 0.1", {
+                "x": [[1.0, -2.0], [0.5, 0.5]],
+                "layers": [[[[0.5, -1.0, 0.2], [0.3, 0.8, -0.4]], [0.1, 0.0, -0.1]],
+                           [[[1.0], [-0.5], [2.0]], [0.3]]],
+                "decay": 0.1}),),
+        ),
+        Exercise(
+            id="freezer", symbol="Freezer", points=3, probe=probe_freezer,
+            checks=(
+                Check("ops-in-loop", "adds no op while training (graph finalized)",
+                      "step() built ops after the graph was finalized (or the graph grew). Build every "
+                      "update op you will need in __init__; step() may only choose one and run it.",
+                      holds(lambda got: not got["modified_finalized_graph"] and got["op_growth"] == 0),
+                      shows=("modified_finalized_graph", "steps_run")),
+                Check("collection-after-minimize", "leaves a never-trained frozen variable bit-identical",
+                      FRESH_MOVED, holds(lambda got: got["frozen_moved_fresh"] == []),
+                      shows=("frozen_moved_fresh",)),
+                Check("zero-gradient-not-freeze", "leaves a frozen variable bit-identical after training",
+                      MOMENTUM_MOVED, holds(lambda got: got["frozen_moved_after_training"] == []),
+                      shows=("frozen_moved_after_training",)),
+                Check("unfrozen-stuck", "moves every variable that is not frozen",
+                      "A variable that was not frozen did not move: each step must update every "
+                      "variable outside `frozen`.",
+                      holds(lambda got: got["unfrozen_stuck"] == [] and got["steps_run"] > 0),
+                      shows=("unfrozen_stuck",)),
+                Check("trains-outside-var-list", "trains only the variables in var_list",
+                      "A trainable variable that is not in var_list moved. compute_gradients(loss) and "
+                      "minimize(loss) without var_list train every variable in TRAINABLE_VARIABLES: pass "
+                      "var_list (minus the frozen ones) explicitly.",
+                      holds(lambda got: got["bystander_moved"] is False), shows=("bystander_moved",)),
+                Check("not-one-step", "takes exactly one optimizer step per call",
+                      "The variables end up elsewhere than after one optimizer step per call of step(): "
+                      "run one update op, once, per call (no second run, no extra update of the others).",
+                      same("final", rtol=1e-4, atol=1e-5), shows=("final",)),
+            ),
+            cases=(Case("the source: x=3, y=31, |x - y|, Adam, freeze x 5 steps then y 5 steps, 100 steps", {
+                "values": {"x": 3.0, "y": 31.0}, "loss": "abs_gap", "optimizer": "adam", "lr": 0.01,
+                "cycle": [["x"]] * 5 + [["y"]] * 5, "steps": 100}),),
+        ),
+        Exercise(
+            id="train_layers", symbol="train_layers", points=2, probe=probe_train_layers,
+            checks=(
+                Check("stale-variable-list", "leaves a never-trained frozen layer unchanged",
+                      "A frozen layer was trained. model.trainable_variables is computed when you ask "
+                      "for it: read it again after changing layer.trainable, at every step. A list "
+                      "kept from before the loop is the TF1 minimize() snapshot again.",
+                      holds(lambda got: got["frozen_moved_fresh"] == []), shows=("frozen_moved_fresh",)),
+                Check("zero-gradient-not-freeze", "leaves a frozen layer unchanged after it was trained",
+                      MOMENTUM_MOVED.replace("Run an update op that does not touch",
+                                             "Pass apply_gradients only the variables of")
+                      .replace("the frozen variable at all.", "the layers that train."),
+                      holds(lambda got: got["frozen_moved_after_training"] == []),
+                      shows=("frozen_moved_after_training",)),
+                Check("unfrozen-stuck", "trains every layer that is not frozen",
+                      "A layer that was not frozen did not change: set trainable=True on every layer "
+                      "not listed for the step.", holds(lambda got: got["unfrozen_stuck"] == []),
+                      shows=("unfrozen_stuck",)),
+                Check("wrong-loss", "returns the reference losses",
+                      "The losses differ from the reference: use one Adam(lr) optimizer for the whole "
+                      "run, built on all the model's variables before the loop, the loss "
+                      "mean((model(x) - y)**2), and return each step's loss before its update.",
+                      same("losses", rtol=1e-4, atol=1e-5), shows=("losses",)),
+            ),
+            cases=(Case("hidden then out, alternating", {
+                "x": [[0.0, 1.0], [1.0, 0.0], [1.0, 1.0], [0.5, -0.5]], "y": [[1.0], [0.0], [1.0], [0.5]],
+                "layers": [["hidden", 3], ["out", 1]],
+                "schedule": [["hidden"], ["hidden"], [], ["out"], ["out"], ["hidden"]], "lr": 0.05}),),
+        ),
+    ),
+)

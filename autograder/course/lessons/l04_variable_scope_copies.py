@@ -1,0 +1,465 @@
+"""Lesson 4: variable-scope copies and sync ops (seed 002).
+
+Every graph probe builds in a fresh `tf.Graph()`; the TF2 probe runs eagerly. Variable values come
+from fixed NumPy arrays, never from TensorFlow's random ops, so observations are the same in every
+process.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from autograder.course.compare import holds, same, values_match
+from autograder.course.spec import Case, Check, Exercise, Lesson
+from autograder.inkernel.probing import FinalizedGraphGuard, close_session, sessions_made
+
+ERROR_TYPES = ("KeyError", "ValueError")
+
+
+def _ramp(shape, start):
+    """Distinct, deterministic values: start, start + 0.5, start + 1, ... in the given shape."""
+    size = int(np.prod(shape)) if len(shape) else 1
+    return (start + 0.5 * np.arange(size)).astype(np.float32).reshape(shape)
+
+
+def _uniform(shape, seed, scale=0.5):
+    return np.random.RandomState(seed).uniform(-scale, scale, size=shape).astype(np.float32)
+
+
+def _relative(variable, scope):
+    return variable.op.name[len(scope) + 1:]
+
+
+def _make_variables(scope, shapes, order, trainable, fill=None):
+    """Create `order` (names relative to `scope`) with get_variable; ramps unless `fill` is given."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    names = sorted(shapes)
+    with tf1.variable_scope(scope):
+        for name in order:
+            shape = list(shapes[name])
+            value = (np.full(shape, fill, np.float32) if fill is not None
+                     else _ramp(shape, 10.0 * (names.index(name) + 1)))
+            tf1.get_variable(name, initializer=value, trainable=trainable)
+
+
+def _raised(call, name):
+    """What `call()` raised: the exception's type, and whether its message names `name`."""
+    try:
+        call()
+    except Exception as exc:  # the probe records any exception; the checks judge its type
+        return {"type": type(exc).__name__, "names_variable": name in str(exc)}
+    return {"type": None, "names_variable": False}
+
+
+def probe_sync_op(make_sync_op, src_scope, dst_scope, shapes, src_order, dst_order,
+                  missing, bad_shape, decoy=None, dst_extra=None, src_frozen=None, dst_decoy=None):
+    """Sync a trainable source scope into a non-trainable destination scope; then the two error cases.
+
+    `decoy` is a third scope whose name starts with `src_scope` (it must be ignored); `dst_decoy` a
+    scope whose name starts with `dst_scope` (it must stay as it was); `dst_extra` is a destination
+    variable with no source (it must be left alone); `src_frozen` a non-trainable source variable
+    that has a partner (not a source: its partner must be left alone); `missing` is a source
+    variable with no partner; `bad_shape` a variable whose destination has another shape.
+    """
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    fill = -1.0
+
+    def build(extra=None, reshape=None):
+        src_shapes, dst_shapes = dict(shapes), dict(shapes)
+        order = list(src_order)
+        if extra:
+            src_shapes[extra] = [2]
+            order.append(extra)
+        if reshape:
+            dst_shapes[reshape] = [d + 1 for d in shapes[reshape]]
+        _make_variables(src_scope, src_shapes, order, trainable=True)
+        if src_frozen:
+            _make_variables(src_scope, {src_frozen: [2]}, [src_frozen], trainable=False, fill=3.0)
+            dst_shapes[src_frozen] = [2]
+        if decoy:
+            _make_variables(decoy, shapes, src_order, trainable=True, fill=7.0)
+        dst_order_all = list(dst_order) + ([dst_extra] if dst_extra else []) + ([src_frozen] if src_frozen else [])
+        if dst_extra:
+            dst_shapes[dst_extra] = [1]
+        _make_variables(dst_scope, dst_shapes, dst_order_all, trainable=False, fill=fill)
+        if dst_decoy:
+            _make_variables(dst_decoy, shapes, dst_order, trainable=False, fill=fill)
+
+    with tf.Graph().as_default():
+        build()
+        sync = make_sync_op(src_scope, dst_scope)
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            sess.run(sync)
+            synced = {_relative(v, dst_scope): sess.run(v) for v in tf1.global_variables(dst_scope + "/")}
+            sources = {_relative(v, src_scope): sess.run(v) for v in tf1.global_variables(src_scope + "/")}
+            decoys = ([sess.run(v) for v in tf1.global_variables(dst_decoy + "/")] if dst_decoy else [])
+    # Written where it must not be: the partner of a non-trainable source, a scope sharing a prefix
+    frozen_partner_written = bool(src_frozen) and not np.all(synced.pop(src_frozen) == fill)
+    decoy_written = any(not np.all(v == fill) for v in decoys) or (
+        bool(decoy) and any(np.all(v == 7.0) for v in synced.values()))
+    untouched = sorted(name for name, value in synced.items() if np.all(value == fill))
+
+    with tf.Graph().as_default():
+        build(extra=missing)
+        missing_partner = _raised(lambda: make_sync_op(src_scope, dst_scope), missing)
+    with tf.Graph().as_default():
+        build(reshape=bad_shape)
+        shape_mismatch = _raised(lambda: make_sync_op(src_scope, dst_scope), bad_shape)
+    return {"synced": synced, "untouched": untouched, "sources": sources,
+            "frozen_partner_written": frozen_partner_written, "decoy_written": decoy_written,
+            "missing_partner": missing_partner, "shape_mismatch": shape_mismatch}
+
+
+def _net_fn(n_in, hidden, n_out, frozen_scale=False):
+    """A two-layer network from get_variable + matmul, with fixed initial values.
+
+    The copies start from different values (each scope its own offset), so an answer that returns
+    or trains the wrong copy, or never syncs them, shows. With `frozen_scale` the network also has
+    a non-trainable variable (`get_variable(..., trainable=False)`), as batch-norm statistics are.
+    """
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+
+    def net(x):
+        offset = np.float32(0.0 if tf1.get_variable_scope().name.endswith("current") else 0.25)
+        w1 = tf1.get_variable("layer1/w", initializer=_uniform([n_in, hidden], 1) + offset)
+        b1 = tf1.get_variable("layer1/b", initializer=_uniform([hidden], 2, 0.1) - offset)
+        w2 = tf1.get_variable("layer2/w", initializer=_uniform([hidden, n_out], 3) - offset)
+        b2 = tf1.get_variable("layer2/b", initializer=_uniform([n_out], 4, 0.1) + offset)
+        h = tf.tanh(tf.matmul(x, w1) + b1)
+        if frozen_scale:
+            h = h * tf1.get_variable("layer1/scale", initializer=np.full([hidden], 1.5, np.float32),
+                                     trainable=False)
+        return tf.matmul(h, w2) + b2
+
+    return net
+
+
+def probe_current_and_past(build, n_in, hidden, n_out, x, frozen_scale=False):
+    """Build both copies, then ask tf.gradients where a loss on each output can reach."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default():
+        inputs = tf1.placeholder(tf.float32, [None, n_in], name="inputs")
+        current, past = build(_net_fn(n_in, hidden, n_out, frozen_scale), inputs)
+        current_vars = tf1.global_variables("current/")
+        past_vars = tf1.global_variables("past/")
+        past_loss = tf.reduce_sum(tf.square(past))
+        current_loss = tf.reduce_sum(tf.square(current))
+        past_grads = tf.gradients(past_loss, past_vars) if past_vars else []
+        input_grad = tf.gradients(past_loss, [inputs])[0]
+        current_grads = tf.gradients(current_loss, current_vars) if current_vars else []
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            outputs = sess.run([current, past], {inputs: np.asarray(x, np.float32)})
+    return {"current_variables": sorted(_relative(v, "current") for v in current_vars),
+            "past_variables": sorted(_relative(v, "past") for v in past_vars),
+            "past_gradients_blocked": [g is None for g in past_grads],
+            "input_gradient_flows": input_grad is not None,
+            "current_gradients_flow": [g is not None for g in current_grads],
+            "outputs": outputs}
+
+
+def probe_lagged_trainer(cls, n_in, hidden, n_out, x, y, steps, learning_rate, frozen_scale=False):
+    """Build the trainer, finalize the graph, take `steps` steps and record both outputs each time,
+    the sessions opened during the steps, and what the past copy's variables hold at the end."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    x = np.asarray(x, np.float32)
+    y = np.asarray(y, np.float32)
+    with tf.Graph().as_default() as graph:
+        trainer = cls(_net_fn(n_in, hidden, n_out, frozen_scale), n_in, n_out, learning_rate)
+        past_vars = sorted(tf1.global_variables("past/"), key=lambda v: v.op.name)
+        graph.finalize()
+        current, past, guard = [], [], FinalizedGraphGuard()
+        with guard, sessions_made() as sessions:
+            for _ in range(steps):
+                c, p = trainer.step(x, y)
+                current.append(np.asarray(c))
+                past.append(np.asarray(p))
+        session = getattr(trainer, "sess", None)
+        past_values = ({_relative(v, "past"): session.run(v) for v in past_vars}
+                       if hasattr(session, "run") and not guard.tripped else None)
+        close_session(trainer)
+    return {"current_outputs": current, "past_outputs": past,
+            "past_variables": [_relative(v, "past") for v in past_vars],
+            "past_values": past_values, "sessions_in_steps": sessions.count,
+            "modified_finalized_graph": guard.tripped}
+
+
+def probe_soft_update(make_soft_update_op, source, target, tau, steps):
+    """Pair source and target variables, build the op once, run it `steps` times."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default() as graph:
+        src = [tf1.Variable(np.asarray(v, np.float32), name=f"source_{i}") for i, v in enumerate(source)]
+        dst = [tf1.Variable(np.asarray(v, np.float32), trainable=False, name=f"target_{i}")
+               for i, v in enumerate(target)]
+        op = make_soft_update_op(list(zip(src, dst)), tau)
+        init = tf1.global_variables_initializer()
+        graph.finalize()
+        trajectory = {f"target_{i}": [] for i in range(len(dst))}
+        with tf1.Session() as sess:
+            sess.run(init)
+            for _ in range(steps):
+                sess.run(op)
+                for i, value in enumerate(sess.run(dst)):
+                    trajectory[f"target_{i}"].append(value)
+            sources = {f"source_{i}": value for i, value in enumerate(sess.run(src))}
+    first = {name: values[0] for name, values in trajectory.items()}
+    initial = {**{f"source_{i}": v for i, v in enumerate(source)}, **{f"target_{i}": v for i, v in enumerate(target)}}
+    return {"first_step": first, "trajectory": trajectory, "sources": sources, "initial": initial, "tau": tau,
+            "one_op": isinstance(op, (tf.Operation, tf.Tensor))}
+
+
+def probe_polyak_update(polyak_update, target, source, tau, steps):
+    """Eager: update nested tf.Variables `steps` times, then call it with sources whose structure
+    differs: one leaf too many (at the end), and (same number of leaves) a renamed key or regrouped
+    list. Each must raise before any target changes."""
+    import tensorflow as tf
+
+    def variables(values):
+        if isinstance(values, dict):
+            return {k: tf.Variable(np.asarray(v, np.float32)) for k, v in values.items()}
+        return [tf.Variable(np.asarray(v, np.float32)) for v in values]
+
+    def items(structure):
+        return structure.items() if isinstance(structure, dict) else enumerate(structure)
+
+    tgt, src = variables(target), variables(source)
+    originals = tf.nest.flatten(tgt)
+    history = {}
+    for _ in range(steps):
+        polyak_update(tgt, src, tau)
+        for key, var in items(tgt):
+            history.setdefault(str(key), []).append(np.asarray(var))
+    kept = len(originals) == len(tf.nest.flatten(tgt)) and all(
+        a is b for a, b in zip(originals, tf.nest.flatten(tgt)))
+    sources = {str(k): v.numpy() for k, v in items(src)}
+    extra = tf.Variable(np.zeros([2], np.float32))
+    if isinstance(src, dict):
+        longer = dict(src, zz_unpaired=extra)
+        keys = sorted(src)
+        reshaped = {(k + "_renamed" if k == keys[0] else k): v for k, v in src.items()}
+    else:
+        longer = [*src, extra]
+        reshaped = [*src[:-2], [src[-2], src[-1]]] if len(src) >= 2 else [[src[0]]]
+    mismatch, changed = {}, []
+    for kind, other in (("one more leaf", longer), ("same count, other structure", reshaped)):
+        before = [v.numpy() for v in tf.nest.flatten(tgt)]
+        mismatch[kind] = _raised(lambda: polyak_update(tgt, other, tau), "")["type"]
+        after = [v.numpy() for v in tf.nest.flatten(tgt)]
+        if mismatch[kind] is not None and any(not np.array_equal(b, a) for b, a in zip(before, after)):
+            changed.append(kind)
+    return {"values": history, "kept_variables": kept, "sources": sources,
+            "mismatch_error": mismatch, "changed_before_error": changed}
+
+
+def _starts_equal(got):
+    return values_match(got["past_outputs"][:1], got["current_outputs"][:1])
+
+
+def _not_reversed(got, expected):
+    """False only when the first update is tau * target + (1 - tau) * source (and that is not also right)."""
+    tau, initial = got["tau"], got["initial"]
+    reversed_ = {name: (1 - tau) * np.asarray(initial["source" + name[6:]]) + tau * np.asarray(value)
+                 for name, value in initial.items() if name.startswith("target")}
+    return not (values_match(got["first_step"], reversed_) and not values_match(expected["first_step"], reversed_))
+
+
+def _clear_error(key, types=ERROR_TYPES):
+    return holds(lambda got: got[key]["type"] in types and got[key]["names_variable"])
+
+
+LESSON = Lesson(
+    assignment="04_variable_scope_copies",
+    notebook="variable_scope_copies.ipynb",
+    exercises=(
+        Exercise(
+            id="sync_op", symbol="make_sync_op", points=3, probe=probe_sync_op,
+            checks=(
+                Check("prefix-scope", "touches no scope that merely shares the name's prefix",
+                      "A scope whose name only starts with the same letters (e.g. 'current_old' next to "
+                      "'current') was read or written. get_collection(key, scope) matches the scope as a "
+                      "prefix of the name: pass src_scope + '/' and dst_scope + '/' so only variables "
+                      "inside the scope are selected.",
+                      same("decoy_written"), shows=("decoy_written",)),
+                Check("non-trainable-source", "copies only the trainable variables of the source",
+                      "The partner of a non-trainable source variable was overwritten. The sources are the "
+                      "*trainable* variables under src_scope (tf1.trainable_variables(src_scope + '/')); "
+                      "counters and statistics in the source scope are not copied.",
+                      same("frozen_partner_written"), shows=("frozen_partner_written",)),
+                Check("copied-backwards", "leaves the source variables as they were",
+                      "The sync changed the source. `dst.assign(src)` writes into dst; "
+                      "`src.assign(dst)` would overwrite the network you are copying from.",
+                      same("sources"), shows=("sources",)),
+                Check("full-name-match", "changes every destination that has a source partner",
+                      "Destinations that have a partner were left untouched (or ones without a partner "
+                      "were written). Full names never match across scopes ('current/w' vs 'past/w'): "
+                      "strip the 'scope/' prefix first, then compare what is left.",
+                      same("untouched"), shows=("untouched",)),
+                Check("matched-by-order", "copies each source into the destination of the same relative name",
+                      "Some destination received another variable's value. Pair variables by their name "
+                      "relative to the scope ('layer1/w'), not by position: collections list variables in "
+                      "creation order, and two copies built in a different order pair the wrong "
+                      "variables without complaint when their shapes agree.",
+                      same("synced"), shows=("synced",)),
+                Check("silent-missing-partner", "raises a KeyError or ValueError naming a source with no partner",
+                      "A source variable with no partner in the destination scope must stop the build with "
+                      "a KeyError (or ValueError) whose message names it. Skipping it silently leaves a "
+                      "copy that is only partly synced, and nothing tells you.",
+                      _clear_error("missing_partner"), shows=("missing_partner",)),
+                Check("unclear-shape-error", "raises a ValueError naming a variable whose shapes differ",
+                      "When shapes differ, raise ValueError (or KeyError) with the variable's name in the "
+                      "message. A bare `assert` gives an AssertionError with no message, and disappears "
+                      "altogether under `python -O`.",
+                      _clear_error("shape_mismatch"), shows=("shape_mismatch",)),
+            ),
+            cases=(Case("current -> past, built in another order, with a decoy scope 'current_old'", {
+                "src_scope": "current", "dst_scope": "past",
+                "shapes": {"scale": [3], "shift": [3], "kernel": [2, 3]},
+                "src_order": ["scale", "shift", "kernel"], "dst_order": ["shift", "scale", "kernel"],
+                "decoy": "current_old", "missing": "extra_bias", "bad_shape": "kernel"}),),
+        ),
+        Exercise(
+            id="current_and_past", symbol="build_current_and_past", points=3, probe=probe_current_and_past,
+            checks=(
+                Check("shared-not-copied", "gives the past copy variables of its own",
+                      "The 'past' scope has no variables of its own (or the wrong ones). Reopening a scope "
+                      "with reuse=True shares the existing variables: both outputs then always agree. "
+                      "Build net_fn under a new scope 'past' to get a copy.",
+                      same("past_variables", "current_variables"),
+                      shows=("past_variables", "current_variables")),
+                Check("gradient-reaches-copy", "blocks every gradient into the past copy's variables",
+                      "A loss on the past output still has a gradient with respect to the past variables. "
+                      "Build the past copy under a variable_scope whose custom_getter returns "
+                      "tf.stop_gradient(getter(name, *args, **kwargs)).",
+                      holds(lambda got: bool(got["past_gradients_blocked"]) and all(got["past_gradients_blocked"])),
+                      shows=("past_gradients_blocked",)),
+                Check("output-stopped", "still lets gradients flow through the copy to its input",
+                      "No gradient flows from the past output back to the input. Stopping the gradient on "
+                      "the output cuts off everything upstream (the network that produced the input, as "
+                      "in the source's network_A). Stop it on the variables, with the custom getter.",
+                      holds(lambda got: got["input_gradient_flows"] is True), shows=("input_gradient_flows",)),
+                Check("current-frozen", "keeps the current copy trainable by gradients",
+                      "The current copy's variables get no gradient. Only the past copy needs the "
+                      "stop_gradient getter: the current one is the network you train.",
+                      holds(lambda got: bool(got["current_gradients_flow"]) and all(got["current_gradients_flow"])),
+                      shows=("current_gradients_flow",)),
+                Check("wrong-outputs", "returns (current_out, past_out), each net_fn(x)",
+                      "The outputs differ from net_fn(x) under each scope. The two copies start from "
+                      "different values here, so each output must come from its own copy: return the "
+                      "tuple (current_out, past_out) in that order.",
+                      same("outputs"), shows=("outputs",)),
+            ),
+            cases=(Case("3 inputs, 4 hidden, 2 outputs", {
+                "n_in": 3, "hidden": 4, "n_out": 2,
+                "x": [[0.5, -1.0, 2.0], [1.0, 0.0, -0.5]]}),),
+        ),
+        Exercise(
+            id="lagged_trainer", symbol="LaggedTrainer", points=3, probe=probe_lagged_trainer,
+            checks=(
+                Check("op-per-step", "takes every step in a finalized graph",
+                      "step() tried to add an op to the finalized graph. Build the sync op (and the train "
+                      "op) once in __init__; step() only runs them. An assign built per step grows the "
+                      "graph without bound.",
+                      holds(lambda got: got["modified_finalized_graph"] is False),
+                      shows=("modified_finalized_graph",)),
+                Check("shared-not-copied", "keeps a past copy with variables of its own",
+                      "The 'past' scope must hold its own variables (a copy), not reuse the current ones.",
+                      same("past_variables"), shows=("past_variables",)),
+                Check("session-per-step", "runs every step in the one session __init__ opened",
+                      "step() opened a new Session. A session holds the variables' values: open "
+                      "self.sess once in __init__ and run every step in it.",
+                      holds(lambda got: got["sessions_in_steps"] == 0), shows=("sessions_in_steps",)),
+                Check("no-initial-sync", "starts the past copy equal to the current one",
+                      "On the first step the past output differs from the current one: the two copies are "
+                      "initialised to different values, so __init__ must run the sync op once after "
+                      "initialising, before any step.",
+                      holds(_starts_equal),
+                      shows=("past_outputs",)),
+                Check("lagged-copy", "returns a past output one training step behind the current one",
+                      "The past output is not one step behind. In step(): evaluate both outputs, then sync "
+                      "past <- current, then train. Syncing after the update makes the copy equal to the "
+                      "current network whenever you look at it.",
+                      same("past_outputs"), shows=("past_outputs",)),
+                Check("wrong-training", "trains the current copy as specified",
+                      "The current outputs follow another trajectory: minimise the mean squared error "
+                      "of the current output with GradientDescentOptimizer(learning_rate), over the "
+                      "current variables only.",
+                      same("current_outputs"), shows=("current_outputs",)),
+                Check("past-not-in-variables", "keeps the past weights in the past copy's variables",
+                      "The past copy's variables do not hold the weights of one step ago. Keep the past "
+                      "weights in the graph, copied by the sync op, not in Python values fed back in: "
+                      "anything that reads the past variables (a Saver, another op) sees stale values.",
+                      same("past_values", rtol=1e-4, atol=1e-5), shows=()),
+            ),
+            cases=(Case("3 steps on 2 samples, learning rate 0.1", {
+                "n_in": 2, "hidden": 3, "n_out": 1, "x": [[1.0, -1.0], [0.5, 2.0]], "y": [[1.0], [-1.0]],
+                "steps": 3, "learning_rate": 0.1}),),
+        ),
+        Exercise(
+            id="soft_update", symbol="make_soft_update_op", points=2, probe=probe_soft_update,
+            checks=(
+                Check("not-one-op", "returns one op",
+                      "make_soft_update_op must return one op (tf.group(*assigns)), not a list: a caller "
+                      "passes it to sess.run, to control_dependencies or to another group as one thing.",
+                      holds(lambda got: got["one_op"] is True), shows=("one_op",)),
+                Check("copied-backwards", "leaves the sources as they were",
+                      "The update changed a source variable: assign to the target only.",
+                      same("sources"), shows=("sources",)),
+                Check("tau-reversed", "moves each target a fraction tau of the way to its source",
+                      "After one update the target must be tau * source + (1 - tau) * target. With tau "
+                      "the wrong way round, a small tau copies almost everything at once.",
+                      _not_reversed, shows=("first_step",)),
+                Check("no-decay", "follows target_k = source + (1 - tau)^k (target_0 - source)",
+                      "Over several updates the target must close a fraction tau of the remaining gap each "
+                      "time. Adding tau * source without shrinking the old target (assign_add) never "
+                      "converges.", same("trajectory"), shows=("trajectory",)),
+            ),
+            cases=(Case("two variables, tau 0.1, 3 updates", {
+                "source": [[1.0, 2.0, 3.0], [[4.0, -4.0]]], "target": [[0.0, 0.0, 0.0], [[0.0, 8.0]]],
+                "tau": 0.1, "steps": 3}),),
+        ),
+        Exercise(
+            id="polyak_update", symbol="polyak_update", points=2, probe=probe_polyak_update,
+            checks=(
+                Check("copied-backwards", "leaves the sources as they were",
+                      "The update changed a source variable: assign to the target only.",
+                      same("sources"), shows=("sources",)),
+                Check("computed-not-assigned", "changes the target variables in place",
+                      "The targets keep their old values. Computing tau * s + (1 - tau) * t (with "
+                      "map_structure or in a loop) only makes new tensors; call t.assign(...) to change "
+                      "the variable.", same("values"), shows=("values",)),
+                Check("changed-before-error", "raises before changing any target",
+                      "The call raised, but only after it had already assigned some targets, so a failed "
+                      "update leaves the copy half-updated. zip(..., strict=True) raises only when it "
+                      "reaches the end of the shorter list, after the loop body ran for every pair: "
+                      "check the structures before the first assign.",
+                      holds(lambda got: got["changed_before_error"] == []), shows=("changed_before_error",)),
+                Check("silent-zip", "raises when the two structures differ, even with as many leaves",
+                      "A source whose structure differs from the target's went through without an error "
+                      "(one variable more, or as many variables under other keys or grouped otherwise). "
+                      "zip() stops at the shorter list without a word, and flattening hides renamed keys: "
+                      "check with tf.nest.assert_same_structure(target, source) first.",
+                      holds(lambda got: all(t in ("ValueError", "TypeError") for t in got["mismatch_error"].values())),
+                      shows=("mismatch_error",)),
+                Check("replaced-not-assigned", "keeps the target's own variable objects",
+                      "The target structure now holds new variables. Whoever else holds the old ones (an "
+                      "optimizer, a checkpoint, a Keras model) never sees the update: change each "
+                      "variable in place with t.assign(...).",
+                      holds(lambda got: got["kept_variables"] is True), shows=("kept_variables",)),
+            ),
+            cases=(Case("list of two variables, tau 0.2, 2 updates", {
+                "target": [[0.0, 0.0], [10.0]], "source": [[1.0, -1.0], [0.0]], "tau": 0.2, "steps": 2}),),
+        ),
+    ),
+)

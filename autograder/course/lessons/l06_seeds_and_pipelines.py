@@ -1,0 +1,345 @@
+"""Lesson 6: seeds, randomness and input pipelines (seed 003, second half).
+
+Every observation is either a relation (equal / different, repeats / moves on) or values drawn under
+fixed seeds, which the reference computes with the same TensorFlow version: nothing depends on
+timing or on unseeded randomness in the reference.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from autograder.course.compare import holds, same
+from autograder.course.spec import Case, Check, Exercise, Lesson
+from autograder.inkernel.probing import FinalizedGraphGuard, close_session, dtype_name, sessions_made
+
+RANDOM_OP_TYPES = ("RandomUniform", "RandomStandardNormal", "TruncatedNormal", "RandomUniformInt")
+
+
+def _equal_lists(xs, ys) -> bool:
+    return len(xs) == len(ys) and all(np.array_equal(x, y) for x, y in zip(xs, ys))
+
+
+def _random_sources(tensor):
+    """Names of the random ops `tensor` is computed from (walking its inputs back)."""
+    seen, stack, found = set(), [tensor.op], set()
+    while stack:
+        op = stack.pop()
+        if op.name in seen:
+            continue
+        seen.add(op.name)
+        if op.type in RANDOM_OP_TYPES:
+            found.add(op.name)
+        stack.extend(t.op for t in op.inputs)
+        stack.extend(op.control_inputs)
+    return found
+
+
+def probe_twin_noise(fn, seed, shape):
+    """Run (a, b) twice in one session and once in a second session; record the relations.
+
+    The function is also built with seed + 1 in another graph: the seed must change the values.
+    """
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default() as graph:
+        a, b = fn(seed, shape)
+        random_ops = sum(op.type in RANDOM_OP_TYPES for op in graph.get_operations())
+        sources_a, sources_b = _random_sources(a), _random_sources(b)
+        dtypes = [dtype_name(a), dtype_name(b)]
+        with tf1.Session() as sess:
+            run1 = [np.asarray(v) for v in sess.run([a, b])]
+            run2 = [np.asarray(v) for v in sess.run([a, b])]
+        with tf1.Session() as sess:
+            run3 = [np.asarray(v) for v in sess.run([a, b])]
+    with tf.Graph().as_default():
+        other_a, _ = fn(seed + 1, shape)
+        with tf1.Session() as sess:
+            other = np.asarray(sess.run(other_a))
+    return {
+        "pair_equal": all(np.array_equal(r[0], r[1]) for r in (run1, run2, run3)),
+        "new_session_repeats": _equal_lists(run1, run3),
+        "advances": not np.array_equal(run1[0], run2[0]) and not np.array_equal(run1[1], run2[1]),
+        "random_ops": random_ops,
+        "separate": bool(sources_a and sources_b and not sources_a & sources_b),
+        "seed_matters": not np.array_equal(run1[0], other),
+        "dtypes": dtypes,
+        "in_unit_range": all(bool(np.all((r >= 0) & (r < 1))) for r in run1 + run2),
+        "shape": list(run1[0].shape),
+    }
+
+
+def probe_noise_source(cls, seed, shape, draws=3):
+    """Build, finalize the graph, draw `draws` times, replay, draw again, replay again, draw once.
+
+    Sessions opened during replay() are counted: the generator's position lives in the session.
+    """
+    import tensorflow as tf
+
+    with tf.Graph().as_default() as graph:
+        source = cls(seed, shape)
+        graph.finalize()
+        first, replayed, again, guard = [], [], [], FinalizedGraphGuard()
+        with guard:
+            first = [np.asarray(source.draw()) for _ in range(draws)]
+            with sessions_made() as opened:
+                source.replay()
+            replayed = [np.asarray(source.draw()) for _ in range(draws + 1)]
+            source.replay()
+            again = [np.asarray(source.draw())]
+        close_session(source)
+    return {
+        "draws": first,
+        "dtype": dtype_name(first[0]) if first else None,
+        "advances": len(first) == draws and all(not np.array_equal(x, y) for x, y in zip(first, first[1:])),
+        "replays": (len(first) == draws and _equal_lists(first, replayed[:draws])
+                    and _equal_lists(first[:1], again)),
+        "replay_opens_session": opened.count > 0,
+        "modified_finalized_graph": guard.tripped,
+    }
+
+
+def probe_shuffled_epochs(fn, data, seed, reshuffle, epochs):
+    """Read every epoch through one iterator, in two fresh sessions, and one element more."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    n = len(data)
+    with tf.Graph().as_default():
+        dataset = fn(list(data), seed, reshuffle, epochs)
+        buffers = [tf.get_static_value(op.inputs[1]) for op in tf1.get_default_graph().get_operations()
+                   if op.type.startswith("ShuffleDataset") or op.type.startswith("ShuffleAndRepeatDataset")]
+        next_item = tf1.data.make_one_shot_iterator(dataset).get_next()
+        sessions, ends = [], True
+        for _ in range(2):
+            with tf1.Session() as sess:
+                flat = [np.asarray(sess.run(next_item)).item() for _ in range(n * epochs)]
+                if not sessions:
+                    try:
+                        sess.run(next_item)
+                        ends = False
+                    except tf.errors.OutOfRangeError:
+                        pass
+            sessions.append([flat[i * n:(i + 1) * n] for i in range(epochs)])
+    orders = sessions[0]
+    return {
+        "orders": orders,
+        "kinds": sorted({type(x).__name__ for e in orders for x in e}),
+        "sessions_agree": sessions[0] == sessions[1],
+        "permutations": all(sorted(e) == sorted(data) for e in orders),
+        "epochs_differ": any(e != orders[0] for e in orders[1:]),
+        "ends_after_epochs": ends,
+        "small_buffer": any(b is not None and 0 < int(b) < n for b in buffers),
+    }
+
+
+def probe_batch_reader(cls, features, batch_size, calls, dtype="float32"):
+    """Build the reader, finalize the graph, read `calls` batches (None once the data has run out)."""
+    import tensorflow as tf
+
+    features = np.asarray(features, dtype)
+    with tf.Graph().as_default() as graph:
+        reader = cls(features, batch_size)
+        kinds = {op.type for op in graph.get_operations()}
+        graph.finalize()
+        batches, guard = [], FinalizedGraphGuard()
+        with guard:
+            for _ in range(calls):
+                try:
+                    batches.append(np.asarray(reader.next_batch()))
+                except tf.errors.OutOfRangeError:
+                    batches.append(None)
+        close_session(reader)
+    return {"batches": batches, "dtypes": sorted({dtype_name(b) for b in batches if b is not None}),
+            "modified_finalized_graph": guard.tripped, "reads_in_graph": "IteratorGetNext" in kinds,
+            "prefetches": "PrefetchDataset" in kinds}
+
+
+def _dropped_last_batch(got, expected):
+    """False when the student's reader ran out where the reference still had a short last batch."""
+    return not any(g is None and e is not None for g, e in zip(got["batches"], expected["batches"]))
+
+
+def probe_step_noise(fn, seed, steps, shape):
+    """Ask for the steps in order, in reverse order, and the last one alone; a step's noise must not change."""
+    steps = list(steps)
+    raw = fn(seed, steps, shape)
+    forward = [np.asarray(v) for v in raw]
+    backward = [np.asarray(v) for v in fn(seed, steps[::-1], shape)][::-1]
+    alone = [np.asarray(v) for v in fn(seed, steps[-1:], shape)]
+    return {
+        "noise": forward,
+        "kinds": sorted({f"{type(v).__name__} {dtype_name(v)}" for v in raw}),
+        "replays": _equal_lists(forward, backward) and _equal_lists(forward[-1:], alone),
+        "steps_differ": all(not np.array_equal(forward[i], forward[j])
+                            for i in range(len(steps)) for j in range(i + 1, len(steps))),
+    }
+
+
+LESSON = Lesson(
+    assignment="06_seeds_and_pipelines",
+    notebook="seeds_and_pipelines.ipynb",
+    exercises=(
+        Exercise(
+            id="twin_noise", symbol="twin_noise", points=2, probe=probe_twin_noise,
+            checks=(
+                Check("seed-after-ops", "a new session starts them over from the same values",
+                      "The values changed from one session to the next, so the ops were built without "
+                      "any seed. A graph-level seed only reaches random ops built after it is set; pass "
+                      "seed= to the ops themselves.",
+                      holds(lambda got: got["new_session_repeats"]), shows=("new_session_repeats",)),
+                Check("graph-seed-only", "a and b hold the same values in every run",
+                      "a and b drew different values. A graph-level seed alone gives every random op "
+                      "its own derived op seed, so two ops never match. Give both ops the same "
+                      "op-level seed (seed=...).",
+                      holds(lambda got: got["pair_equal"]), shows=("pair_equal",)),
+                Check("not-two-random-ops", "a and b are two random ops that move on in a session",
+                      "Return two separate random ops, each its own tf1.random.uniform(shape, ...): "
+                      "not one op twice, a copy of one op, or a constant. They must give new values "
+                      "when run again in the same session.",
+                      holds(lambda got: got["random_ops"] >= 2 and got["advances"] and got["separate"]),
+                      shows=("random_ops", "advances", "separate")),
+                Check("seed-ignored", "draws other values for another seed",
+                      "The ops drew the same values whatever `seed` was: seed them with the `seed` you are "
+                      "given (seed=seed), not a number of your own.",
+                      holds(lambda got: got["seed_matters"]), shows=("seed_matters",)),
+                Check("wrong-dtype", "draws float32 values in [0, 1)",
+                      "tf1.random.uniform(shape) draws float32 values in [0, 1): keep its default dtype and "
+                      "range.", same("dtypes", "in_unit_range"), shows=("dtypes", "in_unit_range")),
+                Check("wrong-shape", "has the requested shape", "The ops must have the given shape.",
+                      same("shape"), shows=("shape",)),
+            ),
+            cases=(Case("seed 2, shape [3]", {"seed": 2, "shape": [3]}),),
+        ),
+        Exercise(
+            id="noise_source", symbol="NoiseSource", points=3, probe=probe_noise_source,
+            checks=(
+                Check("rebuilt-op", "builds no ops after __init__",
+                      "A method built a new op in the finalized graph. A fresh random op with the same "
+                      "seed would start over too, but the graph would grow on every replay; a new "
+                      "Session restarts the existing op instead.",
+                      holds(lambda got: not got["modified_finalized_graph"]),
+                      shows=("modified_finalized_graph",)),
+                Check("new-session-per-draw", "successive draws continue the sequence",
+                      "Every draw returned the same values: each new Session starts every random op over "
+                      "from its seed. Open one session in __init__ and keep running the op in it.",
+                      holds(lambda got: got["advances"]), shows=("advances",)),
+                Check("reseed-does-not-restart", "replay() makes the next draws repeat the first ones",
+                      "After replay() the sequence went on instead of starting over. Setting a seed again "
+                      "changes nothing for an op that is already built, and the generator's position "
+                      "lives in the session's kernels: open a new Session on the same graph.",
+                      holds(lambda got: got["replays"]), shows=("replays",)),
+                Check("replayed-from-python", "replays by restarting the op, not from a Python cache",
+                      "replay() opened no session, so the repeated values came from Python, not from the op: "
+                      "a list of past draws grows without end and is not what the exercise asks. The "
+                      "generator's position lives in the session's kernels: open a new Session on the same "
+                      "graph (and close the old one).",
+                      holds(lambda got: got["replay_opens_session"]), shows=("replay_opens_session",)),
+                Check("wrong-sequence", "draws the values of uniform(shape, seed=seed)",
+                      "The draws are not those of tf1.random.uniform(shape, seed=seed) with no graph-level "
+                      "seed. Keep the op-level seed only: a graph seed changes the seed pair the kernel gets.",
+                      same("draws"), shows=("draws",)),
+                Check("wrong-dtype", "returns the op's float32 values",
+                      "draw() must return the op's values as they come out of sess.run: float32, unconverted.",
+                      same("dtype"), shows=("dtype",)),
+            ),
+            cases=(Case("seed 5, shape [2], 3 draws", {"seed": 5, "shape": [2]}),),
+        ),
+        Exercise(
+            id="shuffled_epochs", symbol="shuffled_epochs", points=3, probe=probe_shuffled_epochs,
+            checks=(
+                Check("unseeded-shuffle", "gives the same order in two new sessions",
+                      "The order changed between two sessions: the shuffle has no seed, so every new "
+                      "iterator draws a fresh one. Pass seed= to shuffle.",
+                      holds(lambda got: got["sessions_agree"]), shows=("sessions_agree",)),
+                Check("repeat-before-shuffle", "makes every epoch a permutation of the data",
+                      "An epoch is not a permutation of the data: shuffling after repeat mixes copies "
+                      "across epoch boundaries, so an element can appear twice in one epoch and not at "
+                      "all in another. Shuffle first, then repeat.",
+                      holds(lambda got: got["permutations"]), shows=("permutations",)),
+                Check("repeats-forever", "ends after `epochs` epochs",
+                      "The dataset went on after `epochs` epochs: repeat() without a count repeats forever. "
+                      "Use repeat(epochs).", holds(lambda got: got["ends_after_epochs"]),
+                      shows=("ends_after_epochs",)),
+                Check("wrong-dtype", "yields the elements of `data` unchanged",
+                      "The elements changed type: build the dataset from the list itself "
+                      "(from_tensor_slices(data)), without converting it.", same("kinds"), shows=("kinds",)),
+                Check("reshuffle-each-iteration", "reshuffles between epochs exactly when asked",
+                      "reshuffle_each_iteration decides whether each epoch gets a new order (True, the "
+                      "default) or repeats the first one (False). Pass `reshuffle` to it.",
+                      same("epochs_differ"), shows=("epochs_differ",)),
+                Check("small-buffer", "shuffles with a buffer as long as the data",
+                      "On data longer than your buffer the order differs: shuffle's buffer must hold the whole "
+                      "list, shuffle(len(data), ...), not a fixed number that happens to fit the public case.",
+                      holds(lambda got: got["small_buffer"] is False), shows=("small_buffer",)),
+                Check("shuffle-order", "matches shuffle(len(data), seed=seed) then repeat",
+                      "The order is not that of shuffle(len(data), seed=seed, reshuffle_each_iteration="
+                      "reshuffle) followed by repeat(epochs): use a full-size buffer and the op-level "
+                      "seed, with no graph-level seed.",
+                      same("orders"), shows=("orders",)),
+            ),
+            cases=(
+                Case("8 items, seed 3, reshuffle, 3 epochs",
+                     {"data": list(range(8)), "seed": 3, "reshuffle": True, "epochs": 3}),
+                Case("6 items, seed 7, no reshuffle, 2 epochs",
+                     {"data": [10, 11, 12, 13, 14, 15], "seed": 7, "reshuffle": False, "epochs": 2}),
+            ),
+        ),
+        Exercise(
+            id="batch_reader", symbol="BatchReader", points=3, probe=probe_batch_reader,
+            checks=(
+                Check("pipeline-in-loop", "builds no ops in next_batch",
+                      "next_batch built ops in the finalized graph: the dataset, its iterator or "
+                      "get_next() is created inside the loop. Build the pipeline and one get_next() "
+                      "tensor in __init__; next_batch only runs it.",
+                      holds(lambda got: not got["modified_finalized_graph"]),
+                      shows=("modified_finalized_graph",)),
+                Check("dropped-last-batch", "returns the last, shorter batch",
+                      "The data ran out (OutOfRangeError) where a last, shorter batch was still due: "
+                      "batch(batch_size) keeps the remainder; drop_remainder=True throws it away.",
+                      _dropped_last_batch, shows=("batches",)),
+                Check("restarted-iterator", "returns successive batches of the data, in order",
+                      "The batches do not walk through the data in order. Running the iterator's "
+                      "initializer (or opening a new session) on every call starts the pipeline over; "
+                      "initialize once, then each run of get_next() continues.",
+                      same("batches"), shows=("batches",)),
+                Check("fed-from-python", "reads the data with an iterator inside the graph",
+                      "There is no iterator in the graph: the batches come from Python through feed_dict. "
+                      "Build a tf.data pipeline (from_tensor_slices, batch, prefetch) and an iterator, so "
+                      "the runtime reads the data itself.",
+                      holds(lambda got: got["reads_in_graph"]), shows=("reads_in_graph",)),
+                Check("no-prefetch", "prefetches",
+                      "The pipeline has no prefetch: end it with .prefetch(1) (or more), so the runtime "
+                      "prepares the next batch while the current one is used.",
+                      holds(lambda got: got["prefetches"]), shows=("prefetches",)),
+                Check("wrong-dtype", "keeps the dtype of `features`",
+                      "The batches have another dtype than `features`: build the dataset from the array as "
+                      "it is, without casting it.", same("dtypes"), shows=("dtypes",)),
+            ),
+            cases=(Case("10 rows of 2, batches of 4, 3 calls",
+                        {"features": np.arange(20, dtype=float).reshape(10, 2).tolist(), "batch_size": 4,
+                         "calls": 3}),),
+        ),
+        Exercise(
+            id="step_noise", symbol="step_noise", points=2, probe=probe_step_noise,
+            checks=(
+                Check("stateful-rng", "gives each step the same noise whatever was drawn before",
+                      "A step's noise changed when other steps were asked for first: a stateful "
+                      "generator (tf.random.Generator, or tf.random.uniform) hands out the next numbers "
+                      "of one stream. Derive each step's noise from (seed, step) with a stateless op.",
+                      holds(lambda got: got["replays"]), shows=("replays",)),
+                Check("same-noise-every-step", "gives different steps different noise",
+                      "Different steps got the same noise: put the step into the stateless seed, "
+                      "seed=[seed, step].",
+                      holds(lambda got: got["steps_differ"]), shows=("steps_differ",)),
+                Check("wrong-noise", "draws stateless_uniform(shape, seed=[seed, step])",
+                      "The values differ from tf.random.stateless_uniform(shape, seed=[seed, step]).",
+                      same("noise"), shows=("noise",)),
+                Check("wrong-dtype", "returns float32 NumPy arrays",
+                      "Return each step's noise as the NumPy array .numpy() gives: float32, unconverted, "
+                      "not a tensor.", same("kinds"), shows=("kinds",)),
+            ),
+            cases=(Case("seed 42, steps 0 1 2, shape [3]", {"seed": 42, "steps": [0, 1, 2], "shape": [3]}),),
+        ),
+    ),
+)

@@ -1,0 +1,625 @@
+"""Lesson 7: learning-rate decay, with plots (seed 004, second half).
+
+The NumPy exercises are probed twice at the same steps: the student's function, called inside a
+finalized empty graph (so it cannot lean on TensorFlow ops), and the real `tf.compat.v1.train`
+function, run in a graph of its own. A check passes when the student's values agree with both
+TensorFlow's and the reference solution's. The auto-decay exercise is graded on scripted losses.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from autograder.course.compare import holds, same, values_match
+from autograder.course.spec import Case, Check, Exercise, Lesson
+from autograder.inkernel.probing import FinalizedGraphGuard
+
+RTOL, ATOL = 1e-4, 1e-7  # TensorFlow computes in float32; NumPy answers are usually float64
+
+
+def _safe(compare):
+    """A malformed observation (wrong lengths, missing keys) fails the check instead of crashing the judge."""
+    def guarded(got, expected):
+        try:
+            return bool(compare(got, expected))
+        except (KeyError, IndexError, TypeError, ValueError):
+            return False
+    return guarded
+
+
+def _agrees(*keys: str):
+    """Each key: the student's values match TensorFlow's (`tf_<key>`, same probe) and the reference's."""
+    def compare(got, expected):
+        return all(k in got and values_match(got[k], got.get("tf_" + k), RTOL, ATOL)
+                   and values_match(got[k], expected[k], RTOL, ATOL) for k in keys)
+    return _safe(compare)
+
+
+def _close(got, expected, key, index=None):
+    """The student's values for `key` (item `index` of a per-power list) match TensorFlow's and the reference's."""
+    def pick(obs, k):
+        value = obs.get(k)
+        return value if index is None or value is None else value[index]
+    mine = pick(got, key)
+    return (mine is not None and values_match(mine, pick(got, "tf_" + key), RTOL, ATOL)
+            and values_match(mine, pick(expected, key), RTOL, ATOL))
+
+
+@_safe
+def _staircase_agrees(got, expected):
+    """Each kind's staircase values are right wherever its smooth values are (a wrong formula is its own check)."""
+    return all(_close(got, expected, kind + "_staircase") for kind in FAMILY if _close(got, expected, kind))
+
+
+@_safe
+def _cycle_agrees(got, expected):
+    """Cycled values are right for every power whose plain curve is right (a wrong curve is its own check)."""
+    return all(_close(got, expected, "cycle", i) for i in range(len(expected["powers"]))
+               if _close(got, expected, "within", i))
+
+
+def _numpy_only(fn, *args, **kwargs):
+    """Call a student's NumPy schedule inside a finalized graph: building any TF op raises."""
+    import tensorflow as tf
+
+    with tf.Graph().as_default() as graph:
+        graph.finalize()
+        with FinalizedGraphGuard() as guard:
+            out = fn(*args, **kwargs)
+        if guard.tripped:
+            raise RuntimeError("your function built TensorFlow ops; compute the schedule with NumPy only")
+    return np.asarray(out, dtype=np.float64)
+
+
+def _raised(fn, *args, **kwargs):
+    """The name of the exception `_numpy_only(fn, ...)` raises, or None when it returns."""
+    try:
+        _numpy_only(fn, *args, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - which exception is the observation
+        return type(exc).__name__
+    return None
+
+
+def _sig(values, digits=7):
+    """Round to `digits` significant digits, so reports read 0.05, not 0.05000000074505806."""
+    a = np.asarray(values, dtype=np.float64)
+    return np.array([float(f"{v:.{digits}g}") for v in a.ravel()]).reshape(a.shape)
+
+
+def _first_difference(steps, mine, theirs, label=""):
+    """Where the student's values first leave TensorFlow's, in words ("none" when they never do)."""
+    mine, theirs = np.asarray(mine, np.float64), np.asarray(theirs, np.float64)
+    if mine.shape != theirs.shape:
+        return f"{label}your function returned shape {mine.shape} for {len(theirs)} steps"
+    bad = ~np.isclose(mine, theirs, rtol=RTOL, atol=ATOL)
+    if not bad.any():
+        return "none"
+    i = int(np.argmax(bad))
+    return f"{label}step {int(steps[i])}: yours {mine[i]:.6g}, TensorFlow {theirs[i]:.6g}"
+
+
+def _annotate(obs, key, steps, labels=None):
+    """Round `key` and `tf_<key>`, and add `<key>_first_difference` (per label for per-power lists)."""
+    if labels is None:
+        obs[key], obs["tf_" + key] = _sig(obs[key]), _sig(obs["tf_" + key])
+        obs[key + "_first_difference"] = _first_difference(steps, obs[key], obs["tf_" + key])
+        return
+    obs[key] = [_sig(v) for v in obs[key]]
+    obs["tf_" + key] = [_sig(v) for v in obs["tf_" + key]]
+    found = [_first_difference(steps, m, t, label) for m, t, label in zip(obs[key], obs["tf_" + key], labels)]
+    obs[key + "_first_difference"] = next((f for f in found if f != "none"), "none")
+
+
+def _tf_run(build, steps):
+    """Evaluate `build(global_step)` (a dict of tensors) at every step in one session run."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default():
+        step = tf.constant(np.asarray(steps, np.int64), name="global_step")
+        fetches = build(step)
+        with tf1.Session() as sess:
+            return sess.run(fetches)
+
+
+# ---------------------------------------------------------------- exponential family
+FAMILY = ("exponential", "natural_exp", "inverse_time")
+
+
+def probe_exponential_family(fn, learning_rate, decay_steps, decay_rate, steps):
+    """Every kind, smooth and staircase, from the student and from tf.compat.v1.train."""
+    import tensorflow as tf
+
+    train = tf.compat.v1.train
+    twins = {"exponential": train.exponential_decay, "natural_exp": train.natural_exp_decay,
+             "inverse_time": train.inverse_time_decay}
+    keys = [(kind, stair, kind + ("_staircase" if stair else "")) for kind in FAMILY for stair in (False, True)]
+    tf_values = _tf_run(lambda step: {key: twins[kind](learning_rate, step, decay_steps, decay_rate,
+                                                       staircase=stair)
+                                      for kind, stair, key in keys}, steps)
+    obs = {"steps": list(steps)}
+    array = np.asarray(steps, np.int64)
+    for kind, stair, key in keys:
+        obs[key] = _numpy_only(fn, kind, learning_rate, array, decay_steps, decay_rate, staircase=stair)
+        obs["tf_" + key] = tf_values[key]
+        _annotate(obs, key, steps)
+    # staircase left at its default: each kind's smooth curve
+    obs["defaults"] = [_numpy_only(fn, kind, learning_rate, array, decay_steps, decay_rate) for kind in FAMILY]
+    obs["tf_defaults"] = [tf_values[kind] for kind in FAMILY]
+    _annotate(obs, "defaults", steps, [f"{kind}, staircase left out, " for kind in FAMILY])
+    obs["unknown_kind_error"] = _raised(fn, "linear", learning_rate, array, decay_steps, decay_rate)
+    return obs
+
+
+# ---------------------------------------------------------------- piecewise constant
+def probe_piecewise(fn, boundaries, values, steps):
+    """Values at steps on a boundary and between, and what a values list one too short does."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    steps = np.asarray(steps, np.int64)
+    with tf.Graph().as_default():
+        x = tf1.placeholder(tf.int64, [], name="global_step")
+        rate = tf1.train.piecewise_constant(x, list(boundaries), list(values))  # tf.case: scalar steps only
+        try:
+            tf1.train.piecewise_constant(x, list(boundaries), list(values)[:-1])
+            tf_error = None
+        except Exception as exc:  # noqa: BLE001 - we record which exception TensorFlow raises
+            tf_error = type(exc).__name__
+        with tf1.Session() as sess:
+            tf_values = np.array([sess.run(rate, {x: s}) for s in steps], np.float64)
+        try:
+            tf1.train.piecewise_constant(x, list(boundaries), list(values) + [values[-1]])
+            tf_long_error = None
+        except Exception as exc:  # noqa: BLE001
+            tf_long_error = type(exc).__name__
+    mine = _numpy_only(fn, steps, list(boundaries), list(values))
+    error = _raised(fn, steps, list(boundaries), list(values)[:-1])
+    long_error = _raised(fn, steps, list(boundaries), list(values) + [values[-1]])
+    if mine.shape != steps.shape:
+        raise ValueError(f"your function returned shape {mine.shape} for {len(steps)} steps")
+    backwards = _numpy_only(fn, steps[::-1].copy(), list(boundaries), list(values))
+    on = np.isin(steps, np.asarray(boundaries))
+    obs = {"steps_on_boundaries": steps[on], "on_boundaries": mine[on], "tf_on_boundaries": tf_values[on],
+           "steps_between": steps[~on], "between": mine[~on], "tf_between": tf_values[~on],
+           "short_values_error": error, "tf_short_values_error": tf_error,
+           "long_values_error": long_error, "tf_long_values_error": tf_long_error,
+           "same_values_backwards": bool(backwards.shape == mine.shape
+                                         and np.allclose(backwards[::-1], mine, rtol=RTOL, atol=ATOL))}
+    _annotate(obs, "on_boundaries", steps[on])
+    _annotate(obs, "between", steps[~on])
+    return obs
+
+
+# ---------------------------------------------------------------- polynomial
+def probe_polynomial(fn, learning_rate, decay_steps, end_learning_rate, powers, steps):
+    """Each power without cycle (split at decay_steps) and with cycle."""
+    import tensorflow as tf
+
+    train = tf.compat.v1.train
+    steps = np.asarray(steps, np.int64)
+    tf_values = _tf_run(lambda step: {**{(p, c): train.polynomial_decay(learning_rate, step, decay_steps,
+                                                                         end_learning_rate, power=p, cycle=c)
+                                         for p in powers for c in (False, True)},
+                                      "defaults": train.polynomial_decay(learning_rate, step, decay_steps)},
+                        steps)
+    within = steps <= decay_steps
+    labels = [f"power {p:g}, " for p in powers]
+    plain = [_numpy_only(fn, learning_rate, steps, decay_steps, end_learning_rate, power=p, cycle=False)
+             for p in powers]
+    cycled = [_numpy_only(fn, learning_rate, steps, decay_steps, end_learning_rate, power=p, cycle=True)
+              for p in powers]
+    if any(v.shape != steps.shape for v in plain + cycled):
+        raise ValueError(f"your function must return one rate per step ({len(steps)} steps)")
+    obs = {"powers": list(powers), "steps": steps,
+           "within": [v[within] for v in plain], "tf_within": [tf_values[(p, False)][within] for p in powers],
+           "beyond": [v[~within] for v in plain], "tf_beyond": [tf_values[(p, False)][~within] for p in powers],
+           "cycle": cycled, "tf_cycle": [tf_values[(p, True)] for p in powers]}
+    _annotate(obs, "within", steps[within], labels)
+    _annotate(obs, "beyond", steps[~within], labels)
+    _annotate(obs, "cycle", steps, labels)
+    # end_learning_rate, power and cycle left at their defaults
+    obs["defaults"] = _numpy_only(fn, learning_rate, steps, decay_steps)
+    obs["tf_defaults"] = tf_values["defaults"]
+    _annotate(obs, "defaults", steps)
+    return obs
+
+
+# ---------------------------------------------------------------- cosine family
+def probe_cosine_family(fn, learning_rate, decay_steps, alpha, t_mul, m_mul, num_periods, beta, steps):
+    """cosine; restarts with only t_mul, only m_mul, and both; linear_cosine."""
+    import tensorflow as tf
+
+    train = tf.compat.v1.train
+    steps = np.asarray(steps, np.int64)
+    restarts = {"restarts_t": (t_mul, 1.0), "restarts_m": (1.0, m_mul), "restarts": (t_mul, m_mul)}
+
+    def build(step):
+        out = {"cosine": train.cosine_decay(learning_rate, step, decay_steps, alpha=alpha),
+               "linear_cosine": train.linear_cosine_decay(learning_rate, step, decay_steps,
+                                                          num_periods=num_periods, alpha=alpha, beta=beta)}
+        for key, (t, m) in restarts.items():
+            out[key] = train.cosine_decay_restarts(learning_rate, step, decay_steps, t_mul=t, m_mul=m,
+                                                   alpha=alpha)
+        out["defaults"] = [train.cosine_decay(learning_rate, step, decay_steps),
+                           train.cosine_decay_restarts(learning_rate, step, decay_steps),
+                           train.linear_cosine_decay(learning_rate, step, decay_steps)]
+        return out
+
+    tf_values = _tf_run(build, steps)
+    obs = {"steps": steps,
+           "cosine": _numpy_only(fn, "cosine", learning_rate, steps, decay_steps, alpha=alpha),
+           "linear_cosine": _numpy_only(fn, "linear_cosine", learning_rate, steps, decay_steps, alpha=alpha,
+                                        num_periods=num_periods, beta=beta)}
+    for key, (t, m) in restarts.items():
+        mine = _numpy_only(fn, "restarts", learning_rate, steps, decay_steps, alpha=alpha, t_mul=t, m_mul=m)
+        obs[key] = _either_side_of_restarts(mine, tf_values[key], steps, learning_rate, decay_steps, alpha, t, m)
+    # alpha, t_mul, m_mul, num_periods and beta left at their defaults
+    obs["defaults"] = [_numpy_only(fn, kind, learning_rate, steps, decay_steps) for kind in COSINES]
+    obs.update({"tf_" + key: value for key, value in tf_values.items()})
+    for key in tf_values:
+        _annotate(obs, key, steps, [f"{kind}, defaults, " for kind in COSINES] if key == "defaults" else None)
+    obs["unknown_kind_error"] = _raised(fn, "exponential", learning_rate, steps, decay_steps)
+    return obs
+
+
+COSINES = ("cosine", "restarts", "linear_cosine")
+
+
+def _either_side_of_restarts(mine, theirs, steps, learning_rate, decay_steps, alpha, t_mul, m_mul):
+    """`mine`, where a step lands exactly on a warm restart, taken as right if it is either side of it.
+
+    There floor(log(...) / log(t_mul)) sits exactly on an integer, so the period index depends on how
+    the last bit rounds: log1p(p * (t_mul - 1)) where the text writes log(1 - p * (1 - t_mul)), float32
+    against float64, or another libm. Either the end of the previous period (learning_rate * alpha) or
+    the start of the next (learning_rate * ((1 - alpha) * m_mul**i + alpha)) is then accepted as
+    TensorFlow's value; the steps beside each restart still tell a wrong period from a right one.
+    """
+    from fractions import Fraction
+
+    mine = np.array(mine, dtype=np.float64)
+    if mine.shape != np.shape(theirs):
+        return mine
+    ratio, start, length, i, starts = Fraction(t_mul), Fraction(0), Fraction(decay_steps), 0, {}
+    last = int(np.max(steps)) if len(steps) else 0
+    while start + length <= last and i < 64:
+        start, length, i = start + length, length * ratio, i + 1
+        starts[start] = i
+    for k, step in enumerate(steps):
+        i = starts.get(Fraction(int(step)))
+        if i is None:
+            continue
+        sides = (learning_rate * alpha, learning_rate * ((1 - alpha) * m_mul ** i + alpha), theirs[k])
+        if any(np.isclose(mine[k], side, rtol=RTOL, atol=ATOL) for side in sides):
+            mine[k] = theirs[k]
+    return mine
+
+
+# ---------------------------------------------------------------- auto decay
+SCRIPTS = ("rise", "zigzag", "plateau", "ties")
+
+
+class _DefaultSessionUsed(Exception):
+    """Raised by the decoy default session: update() ran something without the session it was given."""
+
+
+def probe_auto_decay(cls, initial_rate, factor, patience, scripts):
+    """One AutoDecay per scripted run of validation losses, all in one graph, finalized after building.
+
+    Each script is fed through update() with an explicit session while a decoy session (which refuses
+    to run anything) is the default one; after each update the rate variable is read. Then a second
+    session re-initialises the variables and replays every script: an answer whose state lives in the
+    graph replays the same rates, one that keeps the best loss or the count in Python does not.
+    """
+    import tensorflow as tf
+
+    from autograder.inkernel.probing import dtype_name, sessions_made
+
+    tf1 = tf.compat.v1
+
+    from tensorflow.python.framework import stack
+
+    class Decoy:
+        """Stands as the default session; running anything in it is the mistake being looked for."""
+
+        def __init__(self, graph):
+            self.graph, self.graph_def, self.sess_str = graph, None, ""
+
+        def run(self, *args, **kwargs):
+            raise _DefaultSessionUsed()
+
+        def as_default(self):
+            return stack.default_session(self)
+
+    obs = {"initial_rate": float(initial_rate), "factor": float(factor), "modified_finalized_graph": False,
+           "used_default_session": False}
+    with tf.Graph().as_default() as graph:
+        with sessions_made() as made:
+            autos = {name: cls(initial_rate, factor, patience) for name in scripts}
+        trainable = [v.op.name for v in tf1.trainable_variables()]
+        rate_vars = {name: auto.learning_rate for name, auto in autos.items()}
+        obs["trainable"] = trainable
+        obs["rate_is_variable"] = all(isinstance(v, tf.Variable) for v in rate_vars.values())
+        obs["rate_dtype"] = sorted({dtype_name(v) for v in rate_vars.values()})
+        init = tf1.global_variables_initializer()
+        graph.finalize()
+        ops_before = len(graph.get_operations())
+        sessions = [tf1.Session(graph=graph), tf1.Session(graph=graph)]
+        decoy = Decoy(graph=graph)
+        try:
+            for run, sess in zip(("", "replay_"), sessions):
+                sess.run(init)
+                for name, losses in scripts.items():
+                    rates, variable, kinds, guard = [], [], set(), FinalizedGraphGuard()
+                    with guard, decoy.as_default(), made:
+                        try:
+                            for loss in losses:
+                                rate = autos[name].update(sess, loss)
+                                kinds.add("float" if isinstance(rate, float) else dtype_name(rate))
+                                rates.append(float(f"{float(rate):.7g}"))
+                                if not run:  # the replay only compares the rates
+                                    variable.append(float(f"{float(sess.run(rate_vars[name])):.7g}"))
+                        except _DefaultSessionUsed:
+                            obs["used_default_session"] = True
+                    obs["modified_finalized_graph"] |= guard.tripped
+                    obs[run + "rates_" + name] = rates
+                    if not run:
+                        obs["variable_" + name] = variable
+                        obs.setdefault("returned_types", set()).update(kinds)
+        finally:
+            for sess in sessions:
+                sess.close()
+        obs["returned_types"] = sorted(obs.get("returned_types", ()))
+        obs["sessions_made"] = made.count
+        obs["op_growth"] = len(graph.get_operations()) - ops_before
+    return obs
+
+
+def _cuts(rates, initial_rate):
+    """The evaluations (0-based) after which the rate is lower than before."""
+    previous = [initial_rate] + list(rates[:-1])
+    return [i for i, (old, new) in enumerate(zip(previous, rates)) if new < old * (1 - 1e-6)]
+
+
+def _same_cuts(name):
+    """The rate is cut after the same evaluations of script `name` as the reference cuts it."""
+    @_safe
+    def compare(got, expected):
+        return (len(got["rates_" + name]) == len(expected["rates_" + name])
+                and _cuts(got["rates_" + name], got["initial_rate"])
+                == _cuts(expected["rates_" + name], expected["initial_rate"]))
+    return compare
+
+
+@_safe
+def _cuts_by_factor(got, expected):
+    """Every cut multiplies the rate by `factor`, in every script (whenever the cuts happen)."""
+    for name in SCRIPTS:
+        rates = got["rates_" + name]
+        previous = [got["initial_rate"]] + rates[:-1]
+        for i in _cuts(rates, got["initial_rate"]):
+            if abs(rates[i] - previous[i] * got["factor"]) > 1e-5 * abs(previous[i] * got["factor"]) + 1e-9:
+                return False
+    return True
+
+
+def _rate_in_variable(got):
+    """After every update the learning_rate variable holds the rate update() returned."""
+    return all(len(got["variable_" + n]) == len(got["rates_" + n]) and values_match(
+        got["variable_" + n], got["rates_" + n], 1e-6, 1e-9) for n in SCRIPTS)
+
+
+def _replays(got):
+    """A fresh session, re-initialised, replays every script with the same rates."""
+    return all(values_match(got["replay_rates_" + n], got["rates_" + n], 1e-6, 1e-9) for n in SCRIPTS)
+
+
+STEPS_EXP = [0, 1, 5, 9, 10, 11, 19, 20, 25, 40, 63, 100]
+STEPS_PIECE = [0, 5, 9, 10, 11, 20, 29, 30, 31, 50]
+STEPS_POLY = [0, 1, 3, 5, 9, 10, 11, 15, 19, 20, 21, 29, 30, 35]
+STEPS_COS = [0, 2, 5, 9, 10, 11, 15, 20, 29, 30, 31, 45, 69, 70, 71, 100]
+
+LESSON = Lesson(
+    assignment="07_learning_rate_decay",
+    notebook="learning_rate_decay.ipynb",
+    exercises=(
+        Exercise(
+            id="exponential_family", symbol="np_exponential_family", points=3, probe=probe_exponential_family,
+            checks=(
+                Check("exponential-formula", "exponential: learning_rate * decay_rate ** (step / decay_steps)",
+                      "exponential_decay multiplies the rate by decay_rate once every decay_steps steps: "
+                      "learning_rate * decay_rate ** (step / decay_steps), with a fractional exponent between.",
+                      _agrees("exponential"), shows=("exponential_first_difference",)),
+                Check("staircase-floor", "staircase=True floors step / decay_steps",
+                      "staircase=True floors the exponent p = step / decay_steps (np.floor of the ratio, not "
+                      "of the step), so the rate stays flat for decay_steps steps and drops at each multiple. "
+                      "It applies to all three kinds.",
+                      _staircase_agrees,
+                      shows=("exponential_staircase_first_difference", "natural_exp_staircase_first_difference",
+                             "inverse_time_staircase_first_difference")),
+                Check("natural-exp-base", "natural_exp: learning_rate * exp(-decay_rate * step / decay_steps)",
+                      "natural_exp_decay is not exponential_decay: decay_rate is a rate in an exponent, "
+                      "exp(-decay_rate * p), i.e. exponential decay with base exp(-decay_rate).",
+                      _agrees("natural_exp"), shows=("natural_exp_first_difference",)),
+                Check("inverse-time", "inverse_time: learning_rate / (1 + decay_rate * step / decay_steps)",
+                      "inverse_time_decay divides by a line, 1 + decay_rate * p: the rate falls like 1/t, "
+                      "not geometrically.", _agrees("inverse_time"), shows=("inverse_time_first_difference",)),
+                Check("default-arguments", "staircase defaults to False",
+                      "Called without staircase, each kind must give its smooth curve: keep the signature's "
+                      "default, staircase=False.", _agrees("defaults"), shows=("defaults_first_difference",)),
+                Check("unknown-kind", "raises ValueError for an unknown kind",
+                      "A kind other than \"exponential\", \"natural_exp\" or \"inverse_time\" must raise "
+                      "ValueError, not fall through and return None (or a curve of another kind).",
+                      holds(lambda got: got["unknown_kind_error"] == "ValueError"), shows=("unknown_kind_error",)),
+            ),
+            cases=(Case("lr 0.1, decay_steps 10, decay_rate 0.5",
+                        {"learning_rate": 0.1, "decay_steps": 10, "decay_rate": 0.5, "steps": STEPS_EXP}),),
+        ),
+        Exercise(
+            id="piecewise", symbol="np_piecewise_constant", points=2, probe=probe_piecewise,
+            checks=(
+                Check("steps-any-order", "each step's rate depends on that step alone",
+                      "The same steps given in reverse order must give the same rates, reversed: each "
+                      "step's rate depends only on that step (look each one up, e.g. with np.searchsorted), "
+                      "not on the steps before it in the array.",
+                      holds(lambda got: got["same_values_backwards"]), shows=("same_values_backwards",)),
+                Check("boundary-inclusive", "a step equal to a boundary keeps the earlier value",
+                      "TensorFlow gives values[0] while step <= boundaries[0]: a boundary belongs to the "
+                      "interval before it. The new value starts one step after the boundary.",
+                      _agrees("on_boundaries"), shows=("on_boundaries_first_difference",)),
+                Check("interval-values", "picks values[i] between boundaries, values[-1] after the last",
+                      "Between boundaries[i-1] and boundaries[i] the rate is values[i]; after the last "
+                      "boundary it is values[-1].", _agrees("between"), shows=("between_first_difference",)),
+                Check("length-check", "raises ValueError when len(values) != len(boundaries) + 1",
+                      "values needs exactly one more entry than boundaries (one value per interval). "
+                      "TensorFlow refuses other lengths with a ValueError when the graph is built; do the "
+                      "same instead of failing later (or silently) on some steps.",
+                      holds(lambda got: got["short_values_error"] == got["tf_short_values_error"] == "ValueError"
+                            and got["long_values_error"] == got["tf_long_values_error"] == "ValueError"),
+                      shows=("short_values_error", "long_values_error")),
+            ),
+            cases=(Case("boundaries [10, 30], values [0.1, 0.05, 0.01]",
+                        {"boundaries": [10, 30], "values": [0.1, 0.05, 0.01], "steps": STEPS_PIECE}),),
+        ),
+        Exercise(
+            id="polynomial", symbol="np_polynomial_decay", points=3, probe=probe_polynomial,
+            checks=(
+                Check("power-curve", "(1 - step / decay_steps) ** power between the two rates",
+                      "The power bends the whole remaining fraction: (learning_rate - end) * "
+                      "(1 - step / decay_steps) ** power + end. 0.5 stays high longer, 2 drops early.",
+                      _agrees("within"), shows=("within_first_difference",)),
+                Check("clamp-at-end", "stays at end_learning_rate after decay_steps (cycle=False)",
+                      "Without cycle the step is clamped first, min(step, decay_steps), so the rate rests at "
+                      "end_learning_rate; unclamped, 1 - p turns negative (below end, or NaN for power 0.5).",
+                      _agrees("beyond"), shows=("beyond_first_difference",)),
+                Check("cycle-ceil", "cycle=True stretches decay_steps by ceil(step / decay_steps)",
+                      "cycle=True does not restart from step % decay_steps: it multiplies decay_steps by "
+                      "ceil(step / decay_steps) (1 at step 0), so each climb-back is lower and each descent "
+                      "longer, and a step that is an exact multiple reaches end_learning_rate.",
+                      _cycle_agrees, shows=("cycle_first_difference",)),
+                Check("default-arguments", "end_learning_rate=0.0001, power=1.0, cycle=False by default",
+                      "Called with only learning_rate, steps and decay_steps, the function must use "
+                      "TensorFlow's defaults, which the signature gives: end_learning_rate=0.0001, "
+                      "power=1.0, cycle=False.", _agrees("defaults"), shows=("defaults_first_difference",)),
+            ),
+            cases=(Case("lr 0.1 to 0.01 over 10 steps, powers 0.5, 1, 2",
+                        {"learning_rate": 0.1, "decay_steps": 10, "end_learning_rate": 0.01,
+                         "powers": [0.5, 1.0, 2.0], "steps": STEPS_POLY}),),
+        ),
+        Exercise(
+            id="cosine_family", symbol="np_cosine_family", points=3, probe=probe_cosine_family,
+            checks=(
+                Check("cosine-clamp", "cosine: clamps the step and keeps alpha as a floor",
+                      "cosine_decay clamps the step at decay_steps (the rate then stays at alpha * "
+                      "learning_rate) and mixes as (1 - alpha) * cosine + alpha.",
+                      _agrees("cosine"), shows=("cosine_first_difference",)),
+                Check("restart-period", "restarts: each period is t_mul times longer",
+                      "With t_mul != 1 the i-th period lasts first_decay_steps * t_mul**i steps; find the "
+                      "period from the geometric sum, i = floor(log(1 - p * (1 - t_mul)) / log(t_mul)), "
+                      "and the fraction inside it. Use floor(p) only when t_mul == 1.",
+                      _agrees("restarts_t"), shows=("restarts_t_first_difference",)),
+                Check("restart-height", "restarts: the i-th restart starts at m_mul**i",
+                      "Each warm restart begins m_mul times lower than the one before: the cosine part is "
+                      "scaled by m_mul**i (alpha is not).", _agrees("restarts_m"),
+                      shows=("restarts_m_first_difference",)),
+                Check("restart-both", "restarts: t_mul and m_mul together",
+                      "With both set, the i-th period is t_mul**i times longer and starts m_mul**i lower, "
+                      "with the same i: take i from the geometric sum, then scale the cosine by m_mul**i.",
+                      _agrees("restarts"), shows=("restarts_first_difference",)),
+                Check("linear-cosine", "linear_cosine: (alpha + linear) * cosine + beta",
+                      "linear_cosine_decay clamps the step, multiplies (alpha + (decay_steps - step) / "
+                      "decay_steps) by 0.5 * (1 + cos(pi * 2 * num_periods * step / decay_steps)) and adds beta.",
+                      _agrees("linear_cosine"), shows=("linear_cosine_first_difference",)),
+                Check("default-arguments", "alpha, t_mul, m_mul, num_periods and beta keep TensorFlow's defaults",
+                      "Called without the optional arguments, each kind must give TensorFlow's curve with "
+                      "its defaults, which the signature gives: alpha=0.0, t_mul=2.0, m_mul=1.0, "
+                      "num_periods=0.5, beta=0.001.", _agrees("defaults"), shows=("defaults_first_difference",)),
+                Check("unknown-kind", "raises ValueError for an unknown kind",
+                      "A kind other than \"cosine\", \"restarts\" or \"linear_cosine\" must raise ValueError, "
+                      "not fall through and return None (or a curve of another kind).",
+                      holds(lambda got: got["unknown_kind_error"] == "ValueError"), shows=("unknown_kind_error",)),
+            ),
+            cases=(Case("lr 0.1 over 10 steps, alpha 0.1, t_mul 2, m_mul 0.5",
+                        {"learning_rate": 0.1, "decay_steps": 10, "alpha": 0.1, "t_mul": 2.0, "m_mul": 0.5,
+                         "num_periods": 1.0, "beta": 0.001, "steps": STEPS_COS}),),
+        ),
+        Exercise(
+            id="auto_decay", symbol="AutoDecay", points=3, probe=probe_auto_decay,
+            checks=(
+                Check("ops-in-loop", "update() adds no ops to the finalized graph",
+                      "update() built new ops (an assign, a constant) after the graph was finalized. Build "
+                      "the whole rule once in __init__, fed by a placeholder, and only run it in update().",
+                      holds(lambda got: not got["modified_finalized_graph"] and got["op_growth"] == 0),
+                      shows=("modified_finalized_graph",)),
+                Check("own-session", "opens no session of its own",
+                      "AutoDecay opened a tf.Session (in __init__ or in update()). The caller owns the "
+                      "session: __init__ only builds ops, and update() runs them in the `sess` it is given. "
+                      "A session of your own holds its own copy of the variables, not the caller's.",
+                      holds(lambda got: got["sessions_made"] == 0), shows=("sessions_made",)),
+                Check("default-session", "update() runs in the session it is given",
+                      "update() ran something in the default session (`.eval()`, `.run()` or "
+                      "`tf1.get_default_session()`) instead of the `sess` argument. The caller's session "
+                      "need not be the default one: run everything with `sess.run(...)`.",
+                      holds(lambda got: not got["used_default_session"]), shows=("used_default_session",)),
+                Check("rate-float32-variable", "learning_rate is a float32 tf.Variable",
+                      "`self.learning_rate` must be the float32 tf.Variable holding the rate (optimizers "
+                      "read float32 rates; a float64 one is cast in every step, or refused). Create it with "
+                      "dtype=tf.float32 (a NumPy float64 initial value makes a float64 variable).",
+                      holds(lambda got: got["rate_is_variable"] and got["rate_dtype"] == ["float32"]),
+                      shows=("rate_is_variable", "rate_dtype")),
+                Check("trainable-hyperparameter", "creates no trainable variables",
+                      "The rate, the best loss and the counter are bookkeeping, not weights: create them "
+                      "with trainable=False so no optimizer ever moves them.",
+                      holds(lambda got: got["trainable"] == []), shows=("trainable",)),
+                Check("returns-python-float", "update() returns a Python float",
+                      "update() must return the rate as a Python float: `float(...)` of what sess.run "
+                      "gives (a NumPy float32 or an array is not one).",
+                      holds(lambda got: got["returned_types"] == ["float"]), shows=("returned_types",)),
+                Check("rate-not-in-graph", "after each update() the learning_rate variable holds the rate it returned",
+                      "The rate an optimizer reads is the `learning_rate` variable: after every update() it "
+                      "must hold the rate update() returned, i.e. the rate now in force. Assign the new rate "
+                      "to the variable in the graph, and return that new rate (not the value before the "
+                      "assign: two fetches of one run have no fixed order).",
+                      holds(_rate_in_variable), shows=("rates_plateau", "variable_plateau")),
+                Check("state-in-python", "the best loss and the count live in variables",
+                      "A fresh session that runs the initializer must start the rule afresh: replaying the "
+                      "same losses there gave other rates, so some state (the best loss, the count) lives in "
+                      "Python attributes, not in graph variables. Keep all of it in non-trainable variables "
+                      "that update() assigns.",
+                      holds(_replays), shows=("rates_zigzag", "replay_rates_zigzag")),
+                Check("cut-by-factor", "each cut multiplies the rate by factor",
+                      "A cut multiplies the rate in force by `factor` (0.5 halves it): not by 1 - factor, "
+                      "not the initial rate times factor, and never more than once per evaluation.",
+                      _cuts_by_factor, shows=("rates_rise", "rates_plateau")),
+                Check("patience-count", "the cut comes after exactly `patience` evaluations without a new best",
+                      "With losses that only rise after their best, the rate must be cut at the `patience`-th "
+                      "evaluation without a new best: the count goes up by one on each, and the cut happens "
+                      "when it *reaches* patience (>=, not >). Keep the best loss and the count in variables "
+                      "that every update() assigns.",
+                      _same_cuts("rise"), shows=("rates_rise",)),
+                Check("best-not-last", "an evaluation improves only when it beats the best loss so far",
+                      "Compare each validation loss with the best one seen so far, not with the last one: "
+                      "a loss that dips below the previous evaluation but not below the best is still no "
+                      "progress, and must count against patience.",
+                      _same_cuts("zigzag"), shows=("rates_zigzag",)),
+                Check("patience-reset", "after a cut the patience counter starts again from zero",
+                      "After lowering the rate, reset the counter of bad evaluations to zero: the new rate "
+                      "gets `patience` evaluations of its own before the next cut.",
+                      _same_cuts("plateau"), shows=("rates_plateau",)),
+                Check("tie-not-improvement", "a loss equal to the best is not an improvement",
+                      "An evaluation improves only when its loss is strictly below the best (`<`, not "
+                      "`<=`): a loss that merely ties the best is a plateau, and counts against patience.",
+                      _same_cuts("ties"), shows=("rates_ties",)),
+                Check("rate-sequence", "the rates returned follow the rule from initial_rate",
+                      "The rate starts at initial_rate and changes only by the cuts: compare your rates "
+                      "with the expected ones evaluation by evaluation.",
+                      same(*("rates_" + n for n in SCRIPTS)), shows=("rates_zigzag", "rates_plateau")),
+            ),
+            cases=(Case("lr 0.1, factor 0.5, patience 2",
+                        {"initial_rate": 0.1, "factor": 0.5, "patience": 2, "scripts": {
+                            "rise": [1.0, 0.9, 1.0, 1.1, 0.8, 0.7],
+                            "zigzag": [1.0, 0.9, 0.95, 0.92, 0.85, 0.9, 0.87, 0.8, 0.84, 0.82, 0.79],
+                            "plateau": [1.0, 0.8, 0.81, 0.82, 0.83, 0.84, 0.85, 0.79, 0.8, 0.8, 0.8],
+                            "ties": [1.0, 1.0, 1.0, 0.9, 0.9, 0.9, 0.8, 0.8, 0.7]}}),),
+        ),
+    ),
+)

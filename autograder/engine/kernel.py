@@ -1,0 +1,342 @@
+"""Execute a notebook in a fresh, sandboxed kernel, then observe its exercises there.
+
+The notebook's own cells run first (check cells skipped: they only report), each under a time
+limit; then one probe cell per exercise asks `autograder.inkernel.probe` to call the exercise on the
+requested cases and display the observations. The whole run has a time limit, the kernel's
+process tree a memory limit, and each cell an output budget.
+"""
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import secrets
+import shutil
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Coroutine, Iterable, Mapping, Sequence
+
+import nbformat
+import psutil
+from nbclient import NotebookClient
+
+from autograder.course.spec import Case
+from autograder.engine.cgroups import KernelCgroup
+from autograder.engine.cgroups import join as join_cgroup
+from autograder.engine.forkserver import Zygote, kill_all, zygote_kernel_manager
+from autograder.engine.jail import MAX_PROCESSES
+from autograder.engine.limits import Limits
+from autograder.engine.sandbox import (
+    Confinement,
+    SandboxedKernelManager,
+    kernel_environment,
+    kernel_manager,
+    lock_rundir,
+    make_rundir,
+    new_kernel_uid,
+)
+from autograder.engine.untrusted import read_tail, size_of
+from autograder.inkernel.probe import MIMETYPE, encode_request
+
+CELL_TIMEOUT_NAME = "CellTimeout"
+MEMORY_POLL_S = 0.2
+MAX_OBSERVATION_BYTES = 4_000_000  # one probe cell's observations; real ones are a few kB
+# How a timed-out cell shows up: the kernel reports the interrupt, or nbclient its own timeout error.
+INTERRUPTED = (f"a notebook cell: {CELL_TIMEOUT_NAME}", "a notebook cell: KeyboardInterrupt")
+
+
+@dataclass
+class Execution:
+    """What running a notebook and its probes produced. `status` is `graded`, `timeout` or `crashed`."""
+
+    status: str = "graded"
+    reason: str = ""
+    device: str = "unknown"
+    observations: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    stderr: str = ""
+    cell_errors: list[str] = field(default_factory=list)
+    tampered: list[str] = field(default_factory=list)  # what the submission replaced (see `integrity`)
+
+
+def is_check_cell(cell: Mapping[str, Any]) -> bool:
+    """nbgrader's autograder-test cells: graded, not a solution. They report; they define nothing."""
+    meta = cell.get("metadata", {}).get("nbgrader", {})
+    return bool(meta.get("grade")) and not meta.get("solution")
+
+
+def runnable_notebook(nb: nbformat.NotebookNode, assignment: str,
+                      cases_by_exercise: Mapping[str, Sequence[Case]], nonce: str) -> nbformat.NotebookNode:
+    """A first cell that records what the probes rely on (`integrity`), the notebook's code cells
+    minus check cells, then one probe cell per exercise."""
+    snapshot = nbformat.v4.new_code_cell(
+        f"import autograder.inkernel.probe, autograder.course.lessons.l{assignment}, autograder.inkernel.integrity\n"
+        "autograder.inkernel.integrity.snapshot()", metadata={"autograder_snapshot": True})
+    cells = [snapshot] + [nbformat.v4.new_code_cell(c.source) for c in nb.cells
+                          if c.cell_type == "code" and not is_check_cell(c)]
+    last = len(cases_by_exercise) - 1
+    for index, (ex_id, cases) in enumerate(cases_by_exercise.items()):
+        request = encode_request({ex_id: cases})
+        verify = index in (0, last)  # before the first observation, and after all but the last
+        cells.append(nbformat.v4.new_code_cell(
+            "import autograder.inkernel.probe as _autograder_probe\n"
+            f"_autograder_probe.emit(globals(), {assignment!r}, {request!r}, {nonce!r}, verify={verify})",
+            metadata={"autograder_probe": ex_id}))
+    return nbformat.v4.new_notebook(cells=cells, metadata=nb.get("metadata", {}))
+
+
+class KernelStuck(Exception):
+    """Two cells in a row ran over their limit: the kernel ignores interrupts."""
+
+
+class CappedClient(NotebookClient):
+    """A notebook client that keeps at most `output_bytes` of output per cell, and counts the cells
+    that ran over their time limit. Observations (our mimetype) are exempt only in the grader's own
+    probe cells (from `first_probe_cell` on), and only up to `MAX_OBSERVATION_BYTES`."""
+
+    def __init__(self, nb: nbformat.NotebookNode, output_bytes: int, **kwargs: Any):
+        super().__init__(nb, **kwargs)
+        self.output_bytes = output_bytes
+        self.first_probe_cell = len(nb.cells)
+        self.spent: dict[int, int] = {}
+        self.timeouts = 0
+
+    async def _async_handle_timeout(self, timeout, cell=None):  # noqa: D102 (nbclient's hook)
+        self.timeouts += 1
+        return await super()._async_handle_timeout(timeout, cell)
+
+    def output(self, outs, msg, display_id, cell_index):  # noqa: D102 (nbclient's hook)
+        content = msg.get("content", {})
+        size = len(json.dumps(content, default=str))
+        observation = MIMETYPE in content.get("data", {}) and cell_index >= self.first_probe_cell
+        if not observation or size > MAX_OBSERVATION_BYTES:
+            self.spent[cell_index] = self.spent.get(cell_index, 0) + size
+            if self.spent[cell_index] > self.output_bytes or observation:
+                if not any(o.get("name") == "truncated" for o in outs):
+                    outs.append(nbformat.v4.new_output("stream", name="truncated",
+                                                       text=f"[output over {self.output_bytes} bytes dropped]"))
+                return None
+        return super().output(outs, msg, display_id, cell_index)
+
+
+@dataclass
+class Launch:
+    """One kernel about to start: its manager, its run folder, its log, its cgroup (or None)."""
+
+    km: SandboxedKernelManager
+    rundir: Path
+    log: Path
+    cgroup: KernelCgroup | None
+    zygote: Zygote | None = None
+    opens_log: bool = True  # False when the zygote opens the log itself
+    startup_log_bytes: int | None = None  # how much of the log was written before any cell ran
+
+    def stdio(self, log_file) -> dict[str, Any]:
+        """What the kernel's process is started with: its log as stdout/stderr, and its cgroup."""
+        kwargs: dict[str, Any] = {"stdout": log_file, "stderr": log_file} if self.opens_log else {}
+        if self.cgroup is not None and self.zygote is None:
+            kwargs["preexec_fn"] = join_cgroup(self.cgroup)
+        return kwargs
+
+
+def execute_and_observe(nb: nbformat.NotebookNode, assignment: str,
+                        cases_by_exercise: Mapping[str, Sequence[Case]], limits: Limits = Limits(),
+                        hidden: Iterable[Path] = (), device_env: Mapping[str, str] = {},
+                        zygote: Zygote | None = None) -> Execution:
+    """Run `nb` in a fresh sandboxed kernel, then observe every exercise on its cases.
+
+    `hidden` names extra paths (results, other submissions) the kernel must not see; `device_env`
+    pins the kernel's device (see `devices.DeviceSlots`). With a `zygote`, the kernel is forked
+    from it (TensorFlow already imported) instead of started from scratch.
+    """
+    nonce = secrets.token_hex(16)
+    runnable = runnable_notebook(nb, assignment, cases_by_exercise, nonce)
+    execution = Execution()
+    with tempfile.TemporaryDirectory(prefix="tfcourse-") as base:
+        launch = _launch(Path(base), hidden, limits, zygote)
+        client = CappedClient(
+            runnable, limits.output_bytes, km=launch.km, timeout=limits.cell_timeout, allow_errors=True,
+            interrupt_on_timeout=True, shutdown_kernel="immediate",
+            error_on_timeout={"ename": CELL_TIMEOUT_NAME, "evalue": f"a cell ran over {limits.cell_timeout:g} s",
+                              "traceback": []},
+            resources={"metadata": {"path": base}})
+        client.first_probe_cell = len(runnable.cells) - len(cases_by_exercise)
+        try:
+            run_coroutine(_run(client, runnable, limits, execution, kernel_environment(device_env), launch, base))
+        finally:
+            _clean_up(launch)
+    _collect(runnable, nonce, execution)
+    return execution
+
+
+def run_coroutine(coroutine: Coroutine[Any, Any, None]) -> None:
+    """Run `coroutine` to the end, in a thread of its own if this one already runs an event loop
+    (a Jupyter kernel, or a test tool such as Playwright), where `asyncio.run` would refuse."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        asyncio.run(coroutine)
+        return
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        pool.submit(asyncio.run, coroutine).result()
+
+
+def _launch(base: Path, hidden: Iterable[Path], limits: Limits, zygote: Zygote | None) -> Launch:
+    """Everything one kernel needs before it starts: a cgroup, a run folder, a log, a manager.
+
+    Sandboxed kernels run as a uid of their own (`jail`); the run folder is theirs until their
+    sockets exist (`_run` then locks it). Logs live where no kernel can replace them.
+    """
+    cgroup = KernelCgroup.create(limits.memory_mb * 2**20, MAX_PROCESSES)
+    if not limits.sandbox:
+        rundir = make_rundir(None)
+        return Launch(kernel_manager(rundir, hidden, None), rundir, base / "kernel.log", cgroup)
+    confinement = Confinement(new_kernel_uid(), limits.scratch_mb * 2**20, limits.file_mb * 2**20)
+    if zygote is not None:
+        rundir, log = zygote.kernel_paths(confinement.uid)
+        km = zygote_kernel_manager(zygote, rundir, log, confinement, cgroup)
+        return Launch(km, rundir, log, cgroup, zygote, opens_log=False)
+    rundir = make_rundir(confinement.uid)
+    return Launch(kernel_manager(rundir, hidden, confinement), rundir, base / "kernel.log", cgroup)
+
+
+def _clean_up(launch: Launch) -> None:
+    """Kill whatever the kernel left, through its cgroup, and remove its run folder and log.
+
+    A zygote whose kernel's leftovers cannot be shown gone is closed (the pool starts another)."""
+    if launch.cgroup is not None:
+        if not launch.cgroup.kill_all() and launch.zygote is not None:
+            launch.zygote.close()
+        launch.cgroup.remove()
+    shutil.rmtree(launch.rundir, ignore_errors=True)
+    if launch.zygote is not None:
+        with contextlib.suppress(OSError):
+            launch.log.unlink()
+
+
+async def _run(client: NotebookClient, nb: nbformat.NotebookNode, limits: Limits,
+               execution: Execution, env: dict[str, str], launch: Launch, cwd: str) -> None:
+    """Start the kernel, run every cell under the limits, and always kill the kernel at the end."""
+    km = client.km
+    with open(launch.log, "wb") if launch.opens_log else contextlib.nullcontext() as log:
+        try:
+            async with client.async_setup_kernel(env=env, cwd=cwd, **launch.stdio(log)):
+                launch.startup_log_bytes = size_of(launch.log)
+                if km.kernel_uid is not None:
+                    lock_rundir(launch.rundir)
+                watchdog = asyncio.ensure_future(_watch_memory(km, limits.memory_mb, execution, launch.cgroup))
+                try:
+                    await asyncio.wait_for(_run_cells(client, nb), limits.notebook_timeout)
+                finally:
+                    watchdog.cancel()
+        except (asyncio.TimeoutError, TimeoutError):
+            execution.status, execution.reason = "timeout", f"the notebook ran over {limits.notebook_timeout:g} s"
+        except KernelStuck:
+            execution.status = "timeout"
+            execution.reason = (f"cells ran over {limits.cell_timeout:g} s and the kernel ignored the interrupt, "
+                                "so it was stopped")
+        except Exception as exc:  # noqa: BLE001  (a dead kernel, or one that never started: a result, not a crash)
+            if execution.status == "graded":
+                execution.status, execution.reason = "crashed", _death_reason(launch, limits, exc)
+        finally:
+            if km.has_kernel:
+                await km.shutdown_kernel(now=True)
+            await _cleanup_client(client)
+
+
+def _death_reason(launch: Launch, limits: Limits, exc: Exception) -> str:
+    """Why the kernel is gone, in the grader's words. Only what the kernel printed while starting,
+    before any of the submission's code ran, is quoted: later text could carry anything."""
+    if launch.cgroup is not None and launch.cgroup.memory_exceeded():
+        return f"the kernel went over the memory limit of {limits.memory_mb} MB and was stopped"
+    if launch.startup_log_bytes is None:
+        return f"the kernel did not start ({type(exc).__name__}); it said: " + _startup_words(launch.log, None)
+    return ("the kernel died while running the notebook (it exited, was killed, or crashed in native "
+            "code), so the exercises after that point were never observed")
+
+
+async def _run_cells(client: CappedClient, nb: nbformat.NotebookNode) -> None:
+    streak = 0
+    for index, cell in enumerate(nb.cells):
+        before = client.timeouts
+        await client.async_execute_cell(cell, index)
+        streak = streak + 1 if client.timeouts > before else 0
+        if streak == 2:
+            raise KernelStuck
+
+
+async def _cleanup_client(client: NotebookClient) -> None:
+    if client.kc is not None:
+        client.kc.stop_channels()
+        client.kc = None
+
+
+async def _watch_memory(km, limit_mb: int, execution: Execution, cgroup: KernelCgroup | None) -> None:
+    """Stop the kernel once it is over `limit_mb`: its cgroup's OOM killer has acted, or (without a
+    cgroup) the resident memory of its process tree is over the limit."""
+    while True:
+        await asyncio.sleep(MEMORY_POLL_S)
+        if cgroup is not None:
+            if cgroup.memory_exceeded():
+                _over_memory(execution, limit_mb)
+                cgroup.kill_all()
+                return
+            continue
+        process = getattr(km.provisioner, "process", None) if km.provisioner else None
+        if process is None:
+            continue
+        try:
+            root = psutil.Process(process.pid)
+            tree = [root, *root.children(recursive=True)]
+            rss = sum(p.memory_info().rss for p in tree)
+        except psutil.Error:
+            continue
+        if rss > limit_mb * 2**20:
+            _over_memory(execution, limit_mb)
+            kill_all(reversed(tree))
+            return
+
+
+def _over_memory(execution: Execution, limit_mb: int) -> None:
+    execution.status = "crashed"
+    execution.reason = f"the kernel went over the memory limit of {limit_mb} MB and was stopped"
+
+
+def _startup_words(path: Path, end: int | None, chars: int = 600) -> str:
+    text = read_tail(path, 64 * 1024, end)
+    if text is None:
+        return "(no kernel log)"
+    noise = ("I0000", "W0000", "WARNING: All log", "To enable the following")
+    lines = [line for line in text.strip().splitlines() if not line.startswith(noise)]
+    return ("..." + "\n".join(lines)[-chars:]) if lines else "(the kernel printed nothing)"
+
+
+def _collect(nb: nbformat.NotebookNode, nonce: str, execution: Execution) -> None:
+    """Read observations from the probe cells' output, and errors from the others'."""
+    for cell in nb.cells:
+        ex_id = cell.metadata.get("autograder_probe")
+        for output in cell.get("outputs", []):
+            if output.output_type == "error":
+                execution.cell_errors.append(_error_line(output, ex_id))
+            elif ex_id and MIMETYPE in output.get("data", {}):
+                _read_probe_output(output.data[MIMETYPE], nonce, execution)
+    if execution.status == "graded" and any(e.startswith(INTERRUPTED) for e in execution.cell_errors):
+        execution.reason = "a notebook cell ran over its time limit and was interrupted"
+
+
+def _error_line(output: Mapping[str, Any], ex_id: str | None) -> str:
+    """One line per failed cell. A probe cell's error value is text from the kernel, produced while
+    hidden cases were running, so only its type is kept."""
+    if ex_id:
+        return f"probe of {ex_id}: {output.get('ename')}"
+    return f"a notebook cell: {output.get('ename')}: {str(output.get('evalue'))[:300]}"
+
+
+def _read_probe_output(payload: Mapping[str, Any], nonce: str, execution: Execution) -> None:
+    if payload.get("nonce") != nonce:
+        return
+    execution.device = payload["device"]
+    execution.stderr += payload["stderr"]
+    execution.observations.update(payload["exercises"])
+    execution.tampered = sorted({*execution.tampered, *payload.get("tampered", [])})

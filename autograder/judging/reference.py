@@ -1,0 +1,103 @@
+"""Reference observations, computed by running the solution notebook through the same probes.
+
+Nothing expected is written by hand: the solution in `solutions/` is executed and observed exactly
+as a submission is. Results are cached, keyed by everything they depend on.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from importlib import metadata
+from importlib.util import find_spec
+from pathlib import Path
+
+from autograder import COURSE_ROOT
+from autograder.course import lessons, public_expected_path
+from autograder.course.compare import round_floats
+from autograder.course.spec import Lesson
+from autograder.judging.results import atomic_write
+
+Observations = dict[str, list[dict]]
+
+
+class SolutionError(RuntimeError):
+    """The solution notebook could not produce a reference: the course itself is broken."""
+
+
+def solution_path(lesson: Lesson) -> Path:
+    """Where the lesson's solution notebook lives in the course checkout."""
+    return COURSE_ROOT / "solutions" / lesson.assignment / lesson.notebook
+
+
+def cache_dir() -> Path:
+    """`$TFCOURSE_CACHE`, else `~/.cache/tfgraph-course`; instructor-side only."""
+    return Path(os.environ.get("TFCOURSE_CACHE", Path.home() / ".cache" / "tfgraph-course"))
+
+
+def _fingerprint(lesson: Lesson) -> str:
+    digest = hashlib.sha256(solution_path(lesson).read_bytes())
+    digest.update(metadata.version("tensorflow").encode())
+    for module in (f"autograder.course.lessons.l{lesson.assignment}", f"autograder.course.hidden.l{lesson.assignment}",
+                   "autograder.inkernel.probe", "autograder.engine.kernel"):
+        # The file, not the imported module: importing the kernel module costs the judge 2 s.
+        digest.update(Path(find_spec(module).origin).read_bytes())
+    return digest.hexdigest()[:20]
+
+
+def reference_observations(lesson: Lesson) -> Observations:
+    """Observations of the solution on every case, public then hidden, from cache or freshly made."""
+    cached = cache_dir() / f"{lesson.assignment}-{_fingerprint(lesson)}.json"
+    if cached.exists():
+        return json.loads(cached.read_text())
+    observations = _compute(lesson)
+    atomic_write(cached, json.dumps(observations))
+    return observations
+
+
+def _compute(lesson: Lesson) -> Observations:
+    # Imported here: `python -m autograder judge`, which every hidden-test cell starts, only reads
+    # the cache, and nbformat with the engine would cost it over a second.
+    import nbformat
+
+    from autograder.engine.kernel import execute_and_observe
+    from autograder.engine.limits import Limits
+    from autograder.engine.sandbox import bwrap_works
+
+    nb = nbformat.read(solution_path(lesson), as_version=4)
+    cases = lessons.all_cases(lesson)
+    # The solution is trusted: where bubblewrap cannot run, it runs behind the nanny instead.
+    limits = Limits(cell_timeout=120, notebook_timeout=900, sandbox=bwrap_works())
+    execution = execute_and_observe(nb, lesson.assignment, cases, limits)
+    problems = list(execution.cell_errors)
+    if execution.status != "graded":
+        problems.append(execution.reason)
+    for ex_id, ex_cases in cases.items():
+        got = execution.observations.get(ex_id, [])
+        problems += [f"{ex_id} / {c.label}: {o['error']}" for c, o in zip(ex_cases, got) if "error" in o]
+        if len(got) != len(ex_cases):
+            problems.append(f"{ex_id}: {len(got)} observations for {len(ex_cases)} cases")
+    if problems:
+        raise SolutionError(f"the solution of {lesson.assignment} did not run cleanly:\n  "
+                              + "\n  ".join(problems))
+    return execution.observations
+
+
+def public_part(lesson: Lesson, observations: Observations) -> Observations:
+    """Only the observations of public cases: what may ship to students."""
+    return {e.id: observations[e.id][:len(e.cases)] for e in lesson.exercises}
+
+
+PUBLISHED_DIGITS = 6
+
+
+def publish(lesson: Lesson) -> Path:
+    """Write the public expected observations that the students' check cells compare against.
+
+    Floats are published at `PUBLISHED_DIGITS` significant digits: another machine's last-digit
+    noise then rewrites nothing, and the checks compare within `compare.RTOL`, far above the rounding.
+    """
+    path = public_expected_path(lesson.assignment)
+    public = round_floats(public_part(lesson, reference_observations(lesson)), PUBLISHED_DIGITS)
+    path.write_text(json.dumps(public, indent=1, sort_keys=True) + "\n")
+    return path
