@@ -134,6 +134,21 @@ ALTERNATIVES = [
                 results.append(multiply(x, s).numpy())
             return results, multiply
         '''),
+    # A module-level tf.function, tried out on another shape first: the docstring's "one trace serving
+    # every scale" holds for this call, so it keeps full marks (issue 26: the grader counts the traces
+    # made or used during the call, not the function's whole history).
+    Alternative("scale_module_level_function", "scale_all", "scale_all_solution", '''
+        @tf.function
+        def scaled_by(values, factor):
+            return values * factor
+
+        scaled_by(tf.ones([2, 2]), tf.constant(2.0))   # tried out first, on another shape
+
+        def scale_all(x, scales):
+            """Return ([x * s for s in scales] as NumPy arrays, the tf.function used), with one trace."""
+            x = tf.constant(x, tf.float32)
+            return [scaled_by(x, tf.constant(s, tf.float32)).numpy() for s in scales], scaled_by
+        '''),
     Alternative("scale_variable_read", "scale_all", "scale_all_solution", '''
         def scale_all(x, scales):
             """Return ([x * s for s in scales] as NumPy arrays, the tf.function used), with one trace."""

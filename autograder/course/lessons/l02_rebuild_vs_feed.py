@@ -126,12 +126,36 @@ def probe_retune(retune, options, threshold):
 
 
 def probe_scale_all(scale_all, x, scales):
-    """Call the student's helper; count the tf.functions it made and how often the returned one traced."""
+    """Call the student's helper; count the tf.functions it made, and the traces of the returned one
+    made or used during the call (a tf.function defined at module level and traced before for other
+    shapes is fine: what counts is that one trace served every scale of this call)."""
     import tensorflow as tf
+    from tensorflow.python.eager.polymorphic_function import concrete_function, polymorphic_function
 
-    with CallCounter(tf, "function") as functions:
-        results, fn = scale_all(np.asarray(x, np.float32), list(scales))
-    traces = fn.experimental_get_tracing_count() if hasattr(fn, "experimental_get_tracing_count") else None
+    first_seen, used = {}, set()   # id(tf.function) -> its tracing count before its first call here
+    call, call_flat = polymorphic_function.Function.__call__, concrete_function.ConcreteFunction._call_flat
+
+    def counted_call(self, *args, **kwargs):
+        first_seen.setdefault(id(self), self.experimental_get_tracing_count())
+        return call(self, *args, **kwargs)
+
+    def recorded_call_flat(self, *args, **kwargs):
+        used.add(id(self))
+        return call_flat(self, *args, **kwargs)
+
+    polymorphic_function.Function.__call__ = counted_call
+    concrete_function.ConcreteFunction._call_flat = recorded_call_flat
+    try:
+        with CallCounter(tf, "function") as functions:
+            results, fn = scale_all(np.asarray(x, np.float32), list(scales))
+    finally:
+        polymorphic_function.Function.__call__ = call
+        concrete_function.ConcreteFunction._call_flat = call_flat
+    traces = None
+    if hasattr(fn, "experimental_get_tracing_count"):
+        made = fn.experimental_get_tracing_count() - first_seen.get(id(fn), 0)
+        served = len(used & {id(c) for c in fn._list_all_concrete_functions()})
+        traces = max(made, served)
     return {"results": [np.asarray(r) for r in results], "traces": traces, "functions": functions.count,
             "dtypes": sorted({dtype_name(r) for r in results})}
 
