@@ -23,7 +23,7 @@ MAY_IMPORT = {
     "judging": ("autograder.engine", "autograder.inkernel", "autograder.course"),
     "engine": ("autograder.inkernel", "autograder.course.spec"),
     "inkernel": ("autograder.course.spec", "autograder.course.lessons"),
-    "course": ("autograder.inkernel.probing",),
+    "course": ("autograder.inkernel.probing", "autograder.inkernel.probes"),
     "notebook": (),
 }
 # The public names at the top, and what each may import.

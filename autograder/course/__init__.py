@@ -1,8 +1,9 @@
-"""The course content: each lesson's exercises, probes and checks (`lessons`), its hidden cases
+"""The course content: each lesson's exercises and checks (`lessons`, with its probes in
+`autograder.inkernel.probes`, since they run in the student's kernel), its hidden cases
 (`hidden`, instructor only), the public expected values the check cells compare with
 (`public_expected/`), and the vocabulary they are written in (`spec`, `compare`).
 
-May import: itself and `autograder.inkernel.probing` (the lessons' probes run in the kernel).
+May import: itself and the probes it names (`autograder.inkernel.probes`, `autograder.inkernel.probing`).
 """
 from pathlib import Path
 

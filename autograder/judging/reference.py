@@ -39,7 +39,8 @@ def _fingerprint(lesson: Lesson) -> str:
     digest = hashlib.sha256(solution_path(lesson).read_bytes())
     digest.update(metadata.version("tensorflow").encode())
     for module in (f"autograder.course.lessons.l{lesson.assignment}", f"autograder.course.hidden.l{lesson.assignment}",
-                   "autograder.inkernel.probe", "autograder.engine.kernel"):
+                   f"autograder.inkernel.probes.l{lesson.assignment}", "autograder.inkernel.probe",
+                   "autograder.inkernel.probing", "autograder.engine.kernel"):
         # The file, not the imported module: importing the kernel module costs the judge 2 s.
         digest.update(Path(find_spec(module).origin).read_bytes())
     return digest.hexdigest()[:20]

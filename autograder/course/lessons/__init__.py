@@ -1,6 +1,8 @@
 """Every graded lesson, looked up by its assignment folder name (e.g. `02_rebuild_vs_feed`).
 
-A lesson's public definition lives in `autograder/course/lessons/l<assignment>.py` as `LESSON`; its hidden
+A lesson's public definition lives in `autograder/course/lessons/l<assignment>.py` as `LESSON` (its
+exercises, cases and checks; its probes, which run in the student's kernel, in
+`autograder/inkernel/probes/l<assignment>.py`); its hidden
 inputs, which never ship to students, in `autograder/course/hidden/l<assignment>.py` as `CASES`.
 """
 from __future__ import annotations

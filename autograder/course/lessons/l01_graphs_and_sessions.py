@@ -6,134 +6,17 @@ Where an exercise must read "the graph it is given", the probe calls it while a 
 """
 from __future__ import annotations
 
-import numpy as np
-
 from autograder.course.compare import holds, same, values_match
 from autograder.course.spec import Case, Check, Exercise, Lesson
-from autograder.inkernel.probing import (
-    FinalizedGraphGuard,
-    after_reset,
-    close_session,
-    dtype_name,
-    graph_variables,
-    session_runs,
-    sessions_made,
-    sessions_opened,
+from autograder.inkernel.probes.l01_graphs_and_sessions import (
+    probe_count_ops,
+    probe_evaluate,
+    probe_input_names,
+    probe_one_run,
+    probe_running_total,
 )
 
-
-def _network(features, layers, parts, control=False):
-    """A small graph to inspect: x -> `layers` x (matmul, add, relu) -> split into `parts` -> add_n.
-
-    With `control`, a NoOp (an op with no outputs) runs after `out` through a control input. With no
-    layers, the graph stays empty.
-    """
-    import tensorflow as tf
-
-    if layers == 0:
-        return None
-
-    tf1 = tf.compat.v1
-    x = tf1.placeholder(tf.float32, [None, features], name="x")
-    h = x
-    for i in range(layers):
-        w = tf.constant(np.full((features, features), 0.1, np.float32), name=f"w{i}")
-        b = tf.constant(np.zeros(features, np.float32), name=f"b{i}")
-        h = tf.nn.relu(tf.matmul(h, w) + b, name=f"h{i}")
-    pieces = tf.split(h, parts, axis=1, name="parts")
-    out = tf.add_n(pieces, name="out")
-    if control:
-        with tf.control_dependencies([out]):
-            tf.no_op(name="after_out")
-    return out
-
-
 DECOY_TYPE = "Fill"  # the decoy graph's own op type: the given graphs never hold one
-
-
-def probe_count_ops(count_ops_by_type, features, layers, parts, control=False):
-    """Build a network in one graph, then count its ops while another graph is the default.
-
-    Also records what counting tensors (op outputs) instead of ops would give on the given graph, so
-    a check can name that mistake; it is a fact about the input, not an expected answer.
-    """
-    import tensorflow as tf
-
-    with tf.Graph().as_default() as given:
-        _network(features, layers, parts, control)
-    with tf.Graph().as_default():  # the decoy: what tf1.get_default_graph() returns during the call
-        tf.fill([2], 1.0, name="decoy")
-        tf.no_op(name="decoy_noop")
-        counts = dict(count_ops_by_type(given))
-    counts = {str(k): int(v) for k, v in sorted(counts.items())}
-    by_tensor: dict[str, int] = {}
-    for op in given.get_operations():
-        for tensor in op.outputs:
-            by_tensor[tensor.op.type] = by_tensor.get(tensor.op.type, 0) + 1
-    return {"counts": counts, "types": sorted(counts), "tensor_counts": dict(sorted(by_tensor.items()))}
-
-
-def probe_input_names(input_op_names, name):
-    """Ask for the input ops of `name` in a small graph, while a decoy graph with an op of that name is default."""
-    import tensorflow as tf
-
-    tf1 = tf.compat.v1
-    with tf.Graph().as_default() as given:
-        x = tf1.placeholder(tf.float32, [None, 4], name="x")
-        tf.identity(x, name="outer")            # made before "out", and its name starts with "out"
-        square = tf.multiply(x, x, name="square")
-        parts = tf.split(square, 2, axis=1, name="parts")
-        tf.add_n([parts[1], parts[0], parts[1]], name="out")
-        tf.reduce_sum(tf.concat([parts[0], x[:, :2]], axis=1, name="joined"), name="total")
-        with tf.control_dependencies([square]):  # a control input that is not a data input
-            tf.add(parts[0], parts[1], name="gated")
-    control = [c.name for c in given.get_operation_by_name(name).control_inputs]
-    with tf.Graph().as_default():
-        tf.identity(tf.constant(0.0, name="decoy"), name=name)
-        names = input_op_names(given, name)
-    return {"inputs": [n if isinstance(n, str) else str(n) for n in names], "control": control}
-
-
-def _attempt(call):
-    """The values `call` returns, or the type and first line of what it raised (not NotImplementedError)."""
-    try:
-        return {"values": [np.asarray(v) for v in call()]}
-    except NotImplementedError:
-        raise
-    except Exception as exc:  # noqa: BLE001 - which error was raised is the observation
-        message = str(exc).strip().splitlines()[0][:200] if str(exc).strip() else ""
-        return {"raised": type(exc).__name__, "message": message}
-
-
-def _counted_attempt(call):
-    """`_attempt(call)`, plus the number of Session.run calls it made and sessions it opened."""
-    with session_runs() as runs, sessions_made() as sessions:
-        result = _attempt(call)
-    return {**result, "runs": runs.count, "sessions": sessions.count}
-
-
-def probe_evaluate(evaluate, init, new):
-    """A variable set to `new` in one session and left at `init` in another; evaluate with the first
-    given, as the default, given while the other is the default, and with no session at all."""
-    import tensorflow as tf
-
-    tf1 = tf.compat.v1
-    with tf.Graph().as_default():
-        state = tf1.Variable(np.asarray(init, np.float32), name="state")
-        tensors = [state * 2.0, tf.reduce_sum(state)]
-        sess, other = tf1.Session(), tf1.Session()
-        for s in (sess, other):
-            s.run(state.initializer)
-        sess.run(state.assign(np.asarray(new, np.float32)))
-        explicit = _counted_attempt(lambda: evaluate(tensors, session=sess))
-        with sess.as_default():
-            default = _counted_attempt(lambda: evaluate(tensors))
-        with other.as_default():
-            both = _counted_attempt(lambda: evaluate(tensors, session=sess))
-        nothing = _counted_attempt(lambda: evaluate(tensors))
-        sess.close()
-        other.close()
-    return {"explicit": explicit, "default": default, "both": both, "none": nothing}
 
 
 def _values(attempt):
@@ -148,50 +31,6 @@ def _same_values(key):
 def _one_run_each(got) -> bool:
     """Every call that answered made exactly one Session.run call."""
     return all(got[k]["runs"] == 1 for k in ("explicit", "default", "both") if "values" in got[k])
-
-
-def probe_one_run(kept_and_dropped, x, keep, seed):
-    """Split x with the student's mask; check kept + dropped rebuilds x and count random ops."""
-    import tensorflow as tf
-
-    x = np.asarray(x, np.float32)
-    with tf.Graph().as_default() as graph:
-        with sessions_made() as sessions:
-            kept, dropped = kept_and_dropped(x, keep, seed)
-        random_ops = sorted(op.type for op in graph.get_operations() if "Random" in op.type)
-    dtypes = [dtype_name(kept), dtype_name(dropped)]
-    kept, dropped = np.asarray(kept, np.float32), np.asarray(dropped, np.float32)
-    consistent = (kept.shape == x.shape == dropped.shape and bool(np.allclose(kept + dropped, x))
-                  and bool(np.all((kept == 0) | (dropped == 0))))
-    return {"kept": kept, "dropped": dropped, "consistent": consistent, "random_ops": random_ops,
-            "sessions": sessions.count, "dtypes": dtypes}
-
-
-def probe_running_total(cls, values):
-    """Build the accumulator, finalize the graph, then add each value and record the totals.
-
-    Then the variable is set back to 0 by running its initializer in the session the accumulator
-    opened, and two more values are added: a total kept in the variable starts over, a total kept in
-    Python (and fed back) does not.
-    """
-    import tensorflow as tf
-
-    with tf.Graph().as_default() as graph:
-        with sessions_opened() as opened:
-            total = cls()
-        variables = graph_variables(graph)
-        graph.finalize()
-        totals, guard = [], FinalizedGraphGuard()
-        with guard, sessions_made() as per_add:
-            for value in values:
-                totals.append(float(np.asarray(total.add(value))))
-        reset = None if guard.tripped else after_reset(
-            opened.instances, variables, lambda: [float(np.asarray(total.add(value))) for value in values[:2]])
-        close_session(total)
-        for session in opened.instances:
-            session.close()
-    return {"totals": totals, "modified_finalized_graph": guard.tripped, "sessions_per_add": per_add.count,
-            "variables": [v.dtype.base_dtype.name for v in variables], "after_reset": reset}
 
 
 def _op_name(name: str) -> str:

@@ -1,0 +1,248 @@
+"""Lesson 2's probes (rebuilding the graph vs feeding a placeholder): what runs in the student's kernel.
+
+Each probe builds its inputs in a fresh graph, calls the student's function and returns plain
+values; the checks that judge them are in `autograder.course.lessons.l02_rebuild_vs_feed`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from autograder.inkernel.probing import (
+    CallCounter,
+    FinalizedGraphGuard,
+    after_reset,
+    close_session,
+    dtype_name,
+    graph_variables,
+    session_runs,
+    sessions_made,
+    sessions_opened,
+)
+
+
+def _placeholder_dtypes(graph):
+    return sorted({op.get_attr("dtype").name for op in graph.get_operations()
+                   if op.type in ("Placeholder", "PlaceholderWithDefault")})
+
+
+def probe_threshold_judge(cls, x, first, second, third=None, calls=3):
+    """Judge with one threshold, replace the options, judge `calls` more times, then change the new
+    dict in place to `third` and judge again. Counts ops added, sessions opened and runs per call."""
+    import tensorflow as tf
+
+    x = np.asarray(x, np.float32)
+    with tf.Graph().as_default() as graph:
+        judge = cls({"threshold": first})
+        before = np.asarray(judge.judge(x))
+        ops_before = len(graph.get_operations())
+        options = {"threshold": second}
+        runs_per_call = []
+        with sessions_made() as sessions:
+            judge.update_options(options)
+            after = []
+            for _ in range(calls):
+                with session_runs() as runs:
+                    after.append(np.asarray(judge.judge(x)))
+                runs_per_call.append(runs.count)
+            options["threshold"] = second if third is None else third   # an in-place retune
+            in_place = np.asarray(judge.judge(x))
+        growth = len(graph.get_operations()) - ops_before
+        dtypes = _placeholder_dtypes(graph)
+        close_session(judge)
+    return {"before": before, "after": after[-1], "in_place": in_place, "op_growth": growth,
+            "sessions": sessions.count, "runs_per_call": runs_per_call, "placeholder_dtypes": dtypes}
+
+
+def probe_threshold_graph(build, x, default, feeds):
+    """Build the graph, run it without feeding the threshold, then feeding each of `feeds`, then
+    feeding thresholds below and above every input (the output must follow the fed value)."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default():
+        x_t, threshold_t, output_t = build(default)
+        with tf1.Session() as sess:
+            try:
+                unfed, unfed_error = sess.run(output_t, {x_t: x}), None
+            except tf.errors.InvalidArgumentError as exc:
+                unfed, unfed_error = None, exc.message.splitlines()[0]
+            fed = [sess.run(output_t, {x_t: x, threshold_t: t}) for t in feeds]
+            extremes = [sess.run(output_t, {x_t: x, threshold_t: t}) for t in (-1e9, 1e9)]
+    return {"unfed": unfed, "unfed_error": unfed_error, "fed": fed, "threshold_op": threshold_t.op.type,
+            "follows_feed": bool(np.all(extremes[0]) and not np.any(extremes[1])),
+            "dtypes": [x_t.dtype.base_dtype.name, threshold_t.dtype.base_dtype.name]}
+
+
+def probe_variable_judge(cls, x, first, seconds):
+    """Build the judge, finalize the graph, then change the threshold and judge after each change.
+
+    Then the variable is set back to `first` by running its initializer in the session the judge
+    opened: a judge that reads the variable answers with `first` again; one that kept the threshold
+    in Python (and feeds it) does not.
+    """
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    x = np.asarray(x, np.float32)
+    with tf.Graph().as_default() as graph:
+        with sessions_opened() as opened:
+            judge = cls(first)
+        trainable = [v.op.name for v in tf1.trainable_variables()]
+        variables = graph_variables(graph)
+        graph.finalize()
+        answers, guard = [], FinalizedGraphGuard()
+        with guard, sessions_made() as sessions:
+            answers.append(np.asarray(judge.judge(x)))
+            for value in seconds:
+                judge.set_threshold(value)
+                answers.append(np.asarray(judge.judge(x)))
+        reset = None if guard.tripped else after_reset(opened.instances, variables,
+                                                       lambda: np.asarray(judge.judge(x)))
+        close_session(judge)
+        for session in opened.instances:
+            session.close()
+    return {"answers": answers, "modified_finalized_graph": guard.tripped, "trainable": trainable,
+            "sessions": sessions.count, "variables": [v.dtype.base_dtype.name for v in variables],
+            "after_reset": reset}
+
+
+class _OptionsHolder:
+    """Stands in for the model that keeps a reference to the options dict."""
+
+    def __init__(self, options):
+        self.options = options
+
+
+def probe_retune(retune, options, threshold):
+    """Give a holder the options dict, retune through the caller's reference, see what the holder sees."""
+    shared = dict(options)
+    holder = _OptionsHolder(shared)
+    retune(shared, threshold)
+    return {"holder_threshold": holder.options.get("threshold"), "holder_options": dict(holder.options),
+            "untouched": holder.options == dict(options)}
+
+
+def probe_scale_all(scale_all, x, scales):
+    """Call the student's helper; count the tf.functions it made, and the traces of the returned one
+    made or used during the call (a tf.function defined at module level and traced before for other
+    shapes is fine: what counts is that one trace served every scale of this call)."""
+    import tensorflow as tf
+    from tensorflow.python.eager.polymorphic_function import concrete_function, polymorphic_function
+
+    first_seen, used = {}, set()   # id(tf.function) -> its tracing count before its first call here
+    call, call_flat = polymorphic_function.Function.__call__, concrete_function.ConcreteFunction._call_flat
+
+    def counted_call(self, *args, **kwargs):
+        first_seen.setdefault(id(self), self.experimental_get_tracing_count())
+        return call(self, *args, **kwargs)
+
+    def recorded_call_flat(self, *args, **kwargs):
+        used.add(id(self))
+        return call_flat(self, *args, **kwargs)
+
+    polymorphic_function.Function.__call__ = counted_call
+    concrete_function.ConcreteFunction._call_flat = recorded_call_flat
+    try:
+        with CallCounter(tf, "function") as functions:
+            results, fn = scale_all(np.asarray(x, np.float32), list(scales))
+    finally:
+        polymorphic_function.Function.__call__ = call
+        concrete_function.ConcreteFunction._call_flat = call_flat
+    traces = None
+    if hasattr(fn, "experimental_get_tracing_count"):
+        made = fn.experimental_get_tracing_count() - first_seen.get(id(fn), 0)
+        served = len(used & {id(c) for c in fn._list_all_concrete_functions()})
+        traces = max(made, served)
+    return {"results": [np.asarray(r) for r in results], "traces": traces, "functions": functions.count,
+            "dtypes": sorted({dtype_name(r) for r in results})}
+
+
+def _layers(tf, names):
+    """Fresh Network / Model / Api classes for one probe call, with counters the probe reads.
+
+    The same interface as the lesson's demo layers: `api.options` (one dict every layer holds),
+    `api.used_in` (name -> a set of "graph" / "python"), `api.network.build()` (rebuild the graph from
+    the options, in place) and `api.model.reset()` (re-read the Python-side options, in place).
+    In the graph: scale, bias and mask (masked entries zeroed, kept ones scaled by 1 / mean(mask)), baked
+    in as Consts. In Python: clip, threshold, and mask again (masked entries reported as -1). `names`
+    maps each of these roles to the option key that holds it, so a case can rename the options.
+    """
+    key = {role: names.get(role, role) for role in ("scale", "bias", "mask", "clip", "threshold")}
+    tf1 = tf.compat.v1
+    tally = {"graphs": 0, "resets": 0}
+
+    class Network:
+        def __init__(self, options):
+            self.options, self.sess = options, None
+            self.build()
+
+        def build(self):
+            if self.sess is not None:
+                self.sess.close()
+            self.graph = tf.Graph()
+            with self.graph.as_default():
+                self.x = tf1.placeholder(tf.float32, [None])
+                scaled = self.x * tf.constant(self.options[key["scale"]], tf.float32) + tf.constant(
+                    self.options[key["bias"]], tf.float32)
+                mask = tf.constant(self.options[key["mask"]], tf.float32)
+                self.output = scaled * mask / tf.reduce_mean(mask)   # kept entries scaled up, as dropout does
+            self.graph.finalize()
+            self.sess = tf1.Session(graph=self.graph)
+            tally["graphs"] += 1
+
+        def run(self, x):
+            return self.sess.run(self.output, {self.x: x})
+
+    class Model:
+        def __init__(self, network, options):
+            self.network, self.options = network, options
+            self.reset()
+
+        def reset(self):
+            self.clip = float(self.options[key["clip"]])
+            self.threshold = float(self.options[key["threshold"]])
+            self.mask = np.asarray(self.options[key["mask"]]) > 0
+            tally["resets"] += 1
+
+        def predict(self, x):
+            scores = np.minimum(self.network.run(x), self.clip)
+            return np.where(self.mask, np.where(scores >= self.threshold, scores, 0.0), -1.0)
+
+    class Api:
+        def __init__(self, options, used_in):
+            self.options, self.used_in = options, used_in
+            self.network = Network(options)
+            self.model = Model(self.network, options)
+
+        def predict(self, x):
+            return self.model.predict(x)
+
+    return Api, tally
+
+
+def probe_set_hyperparameter(set_hyperparameter, x, options, used_in, changes, names=None):
+    """Build a three-layer Api, apply each change through the student's function, and watch the layers:
+    answers after each kind of change, graphs built, who holds which network, model and dict."""
+    import tensorflow as tf
+
+    Api, tally = _layers(tf, names or {})
+    api = Api(dict(options), {name: set(where) for name, where in used_in.items()})
+    model = api.model
+    x = np.asarray(x, np.float32)
+    seen = {"graph_answers": [], "python_answers": [], "both_answers": [], "graph_builds": [],
+            "model_holds_network": [], "options_shared": [], "model_kept": [], "kinds": [], "model_resets": []}
+    for name, value in changes:
+        graphs, resets = tally["graphs"], tally["resets"]
+        set_hyperparameter(api, name, value)
+        kind = {frozenset({"graph"}): "graph", frozenset({"python"}): "python"}.get(
+            frozenset(used_in[name]), "both")
+        seen[f"{kind}_answers"].append(np.asarray(api.predict(x)))
+        seen["graph_builds"].append(tally["graphs"] - graphs)
+        seen["model_resets"].append(tally["resets"] - resets)
+        seen["kinds"].append(kind)
+        seen["model_holds_network"].append(api.model.network is api.network)
+        seen["model_kept"].append(api.model is model)
+        seen["options_shared"].append(api.network.options is api.options and api.model.options is api.options)
+    for network in {id(api.network): api.network, id(api.model.network): api.model.network}.values():
+        network.sess.close()
+    return seen

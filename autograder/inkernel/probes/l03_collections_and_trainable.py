@@ -1,0 +1,228 @@
+"""Lesson 3's probes (graph collections and dynamic trainable): what runs in the student's kernel.
+
+Each probe builds its inputs in a fresh graph, calls the student's function and returns plain
+values; the checks that judge them are in `autograder.course.lessons.l03_collections_and_trainable`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from autograder.inkernel.probing import FinalizedGraphGuard
+
+COLLECTIONS = {  # observation key -> GraphKeys attribute
+    "global": "GLOBAL_VARIABLES",
+    "trainable": "TRAINABLE_VARIABLES",
+    "local": "LOCAL_VARIABLES",
+    "model": "MODEL_VARIABLES",
+    "moving_average": "MOVING_AVERAGE_VARIABLES",
+    "summaries": "SUMMARIES",
+}
+
+
+def _name(item) -> str:
+    """The op name of a variable or tensor in a collection, else its repr."""
+    op = getattr(item, "op", None)
+    return op.name if op is not None else repr(item)
+
+
+def _first_line(exc) -> str:
+    """The error type and its first telling sentence (TensorFlow puts the reason after a preamble)."""
+    message = getattr(exc, "message", None) or str(exc)
+    skip = ("Graph execution error", "Detected at node", "File ", "Node:", "[[")
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    telling = [line for line in lines if not line.startswith(skip)] or lines or [""]
+    return f"{type(exc).__name__}: {telling[0].split('. ')[0]}"
+
+
+def probe_bookkeeping(build, x, w0, b0):
+    """Build the student's layer in a fresh graph; read every standard collection; run it once.
+
+    Also reads what the docstring fixes beyond names: the counter's and the global step's dtypes,
+    the value the "mean_logit" summary reports, and how far each moving average moves when its
+    variable then grows by 1 (0.01 for decay 0.99). Shadow variables are found by the variable they
+    average (their names start with "w/" or "b/"), whatever the EMA is called.
+    """
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    x = np.asarray(x, np.float32)
+    with tf.Graph().as_default() as graph:
+        x_t = tf1.placeholder(tf.float32, [None, x.shape[1]], name="x")
+        logits, ema_op = build(x_t, np.asarray(w0, np.float32), np.asarray(b0, np.float32))
+        obs = {key: sorted(_name(i) for i in graph.get_collection(getattr(tf1.GraphKeys, attr)))
+               for key, attr in COLLECTIONS.items()}
+        steps = graph.get_collection(tf1.GraphKeys.GLOBAL_STEP) or [
+            v for v in tf1.global_variables() if v.op.name == "global_step"]
+        obs["global_step_dtype"] = steps[0].dtype.base_dtype.name if steps else None
+        counters = [v for v in tf1.local_variables() + tf1.global_variables() if v.op.name == "examples_seen"]
+        variables = {v.op.name: v for v in tf1.global_variables() if v.op.name in ("w", "b")}
+        trainable = {v.op.name for v in tf1.trainable_variables()}
+        shadows = {name: sorted((v for v in tf1.global_variables() if v.op.name.startswith(name + "/")),
+                                key=lambda v: v.op.name) for name in variables}
+        obs["shadows"] = {name: [len(found), any(v.op.name in trainable for v in found)]
+                          for name, found in sorted(shadows.items())}
+        grow = [v.assign_add(tf.ones_like(v)) for v in variables.values()]
+        summaries = tf1.summary.merge_all()
+        init = [tf1.global_variables_initializer(), tf1.local_variables_initializer()]
+        obs["logits"], obs["run_error"], obs["summary_values"], obs["ema_moves"] = None, None, None, None
+        obs["counter"] = None
+        with tf1.Session() as sess:
+            try:
+                sess.run(init)
+                if counters:
+                    value = sess.run(counters[0])
+                    obs["counter"] = {"dtype": counters[0].dtype.base_dtype.name,
+                                      "shape": list(np.shape(value)), "value": float(np.sum(value))}
+                obs["logits"] = sess.run(logits, {x_t: x})
+                if summaries is not None:
+                    summary = tf1.Summary.FromString(sess.run(summaries, {x_t: x}))
+                    obs["summary_values"] = {v.tag: float(v.simple_value) for v in summary.value}
+                sess.run(ema_op, {x_t: x})
+                before = sess.run(variables)
+                sess.run(grow)
+                sess.run(ema_op, {x_t: x})
+                obs["ema_moves"] = {name: [float(np.max(np.abs(sess.run(v) - before[name]))) for v in found]
+                                    for name, found in sorted(shadows.items())}
+            except (tf.errors.FailedPreconditionError, tf.errors.InvalidArgumentError) as exc:
+                obs["run_error"] = _first_line(exc)
+    return obs
+
+
+def probe_train_excluding(train, values, excluded, steps, lr):
+    """Call the student's trainer in a fresh graph; read its result and the collections it left."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default() as graph:
+        final = train(dict(values), list(excluded), steps, lr)
+        trainable = sorted(_name(v) for v in graph.get_collection(tf1.GraphKeys.TRAINABLE_VARIABLES))
+        global_ = sorted(_name(v) for v in graph.get_collection(tf1.GraphKeys.GLOBAL_VARIABLES))
+        dtypes = {_name(v): v.dtype.base_dtype.name for v in graph.get_collection(tf1.GraphKeys.GLOBAL_VARIABLES)}
+    return {"final": {str(k): float(v) for k, v in dict(final).items()},
+            "trainable": trainable, "global": global_, "dtypes": dtypes}
+
+
+def probe_dense(dense, x, layers, decay):
+    """Stack the student's layer (ReLU between layers) in a fresh graph; read the "losses" collection."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default() as graph:
+        h = tf.constant(np.asarray(x, np.float32))
+        for i, (w0, b0) in enumerate(layers):
+            h = dense(h, np.asarray(w0, np.float32), np.asarray(b0, np.float32), f"layer{i}", decay)
+            if i < len(layers) - 1:
+                h = tf.nn.relu(h)
+        terms = list(graph.get_collection("losses"))
+        names = sorted(_name(v) for v in graph.get_collection(tf1.GraphKeys.TRAINABLE_VARIABLES))
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            output, values = sess.run([h, terms])
+    return {"output": output, "n_terms": len(terms), "terms": [float(np.sum(v)) for v in values],
+            "term_shapes": [list(np.shape(v)) for v in values], "variables": names}
+
+
+def _freeze_report(trajectory, schedule, names):
+    """Which variables moved while frozen (never trained before / trained before) and which stood still."""
+    fresh, trained, stuck, seen = [], [], [], set()
+    for i, frozen in enumerate(schedule):
+        before, after = trajectory[i], trajectory[i + 1]
+        for name in names:
+            moved = not np.array_equal(before[name], after[name])
+            if name in frozen and moved:
+                (trained if name in seen else fresh).append([i, name])
+            elif name not in frozen and not moved:
+                stuck.append([i, name])
+        seen |= set(names) - set(frozen)
+    return fresh, trained, stuck
+
+
+def _freezer_loss(kind, variables):
+    import tensorflow as tf
+
+    v = list(variables.values())
+    if kind == "abs_gap":  # the source's |x - y|
+        return tf.abs(v[0] - v[1])
+    return tf.add_n([tf.reduce_sum(tf.square(t - float(k + 1))) for k, t in enumerate(v)])  # "quadratic"
+
+
+def probe_freezer(cls, values, loss, optimizer, lr, cycle, steps, bystander=None):
+    """Build the Freezer, finalize the graph, then train `steps` steps freezing cycle[i % len(cycle)].
+
+    `bystander` (an initial value) adds a trainable variable to the graph and the loss that is not in
+    var_list: the Freezer must never move it.
+    """
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    schedule = [list(cycle[i % len(cycle)]) for i in range(steps)]
+    with tf.Graph().as_default() as graph:
+        variables = {name: tf1.get_variable(name, initializer=np.asarray(value, np.float32))
+                     for name, value in values.items()}
+        opt = (tf1.train.AdamOptimizer(lr) if optimizer == "adam"
+               else tf1.train.MomentumOptimizer(lr, momentum=0.9))
+        total = _freezer_loss(loss, variables)
+        outsider = None
+        if bystander is not None:
+            outsider = tf1.get_variable("bystander", initializer=np.float32(bystander))
+            total = total + tf.square(outsider - 2.0)
+        freezer = cls(total, list(variables.values()), opt)
+        init = tf1.global_variables_initializer()
+        graph.finalize()
+        ops_at_start = len(graph.get_operations())
+        op_counts, guard = [], FinalizedGraphGuard()
+        with tf1.Session() as sess:
+            sess.run(init)
+            trajectory = [sess.run(variables)]
+            outsider_start = sess.run(outsider) if outsider is not None else None
+            with guard:
+                for frozen in schedule:
+                    freezer.step(sess, [variables[n] for n in frozen])
+                    trajectory.append(sess.run(variables))
+                    op_counts.append(len(graph.get_operations()))
+            bystander_moved = outsider is not None and bool(sess.run(outsider) != outsider_start)
+    done = len(trajectory) - 1
+    fresh, trained, stuck = _freeze_report(trajectory, schedule[:done], list(values))
+    return {"modified_finalized_graph": guard.tripped, "steps_run": done, "ops_at_start": ops_at_start,
+            "op_growth": (op_counts[-1] - ops_at_start) if op_counts else 0,
+            "frozen_moved_fresh": fresh[:5], "frozen_moved_after_training": trained[:5],
+            "unfrozen_stuck": stuck[:5], "bystander_moved": bystander_moved, "final": trajectory[-1]}
+
+
+def probe_train_layers(train, x, y, layers, schedule, lr):
+    """Run the student's eager loop on fresh Keras models, once per prefix of the schedule."""
+    import tensorflow as tf
+
+    x = np.asarray(x, np.float32)
+    y = np.asarray(y, np.float32)
+    rng = np.random.RandomState(3)
+    shapes, n_in = [], x.shape[1]
+    for name, units in layers:
+        shapes.append((name, units, rng.uniform(-1, 1, (n_in, units)).astype(np.float32),
+                       rng.uniform(-0.5, 0.5, units).astype(np.float32)))
+        n_in = units
+
+    def fresh_model():
+        model = tf.keras.Sequential(
+            [tf.keras.Input((x.shape[1],))]
+            + [tf.keras.layers.Dense(units, activation="tanh" if i < len(shapes) - 1 else None, name=name)
+               for i, (name, units, _, _) in enumerate(shapes)])
+        for (name, _, kernel, bias) in shapes:
+            model.get_layer(name).set_weights([kernel, bias])
+        return model
+
+    def weights(model):
+        return {name: np.concatenate([w.numpy().ravel() for w in model.get_layer(name).weights])
+                for name, *_ in shapes}
+
+    names = [name for name, *_ in shapes]
+    trajectory, losses = [], []
+    for k in range(len(schedule) + 1):
+        model = fresh_model()
+        result = train(model, tf.constant(x), tf.constant(y), [list(s) for s in schedule[:k]], lr)
+        trajectory.append(weights(model))
+        if k == len(schedule):
+            losses = [float(v) for v in result]
+    fresh, trained, stuck = _freeze_report(trajectory, schedule, names)
+    return {"losses": losses, "frozen_moved_fresh": fresh[:5], "frozen_moved_after_training": trained[:5],
+            "unfrozen_stuck": stuck[:5]}

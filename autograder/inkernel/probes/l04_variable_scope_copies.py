@@ -1,0 +1,258 @@
+"""Lesson 4's probes (variable-scope copies and sync ops): what runs in the student's kernel.
+
+Each probe builds its inputs in a fresh graph, calls the student's function and returns plain
+values; the checks that judge them are in `autograder.course.lessons.l04_variable_scope_copies`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from autograder.inkernel.probing import FinalizedGraphGuard, close_session, sessions_made
+
+
+def _ramp(shape, start):
+    """Distinct, deterministic values: start, start + 0.5, start + 1, ... in the given shape."""
+    size = int(np.prod(shape)) if len(shape) else 1
+    return (start + 0.5 * np.arange(size)).astype(np.float32).reshape(shape)
+
+
+def _uniform(shape, seed, scale=0.5):
+    return np.random.RandomState(seed).uniform(-scale, scale, size=shape).astype(np.float32)
+
+
+def _relative(variable, scope):
+    return variable.op.name[len(scope) + 1:]
+
+
+def _make_variables(scope, shapes, order, trainable, fill=None):
+    """Create `order` (names relative to `scope`) with get_variable; ramps unless `fill` is given."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    names = sorted(shapes)
+    with tf1.variable_scope(scope):
+        for name in order:
+            shape = list(shapes[name])
+            value = (np.full(shape, fill, np.float32) if fill is not None
+                     else _ramp(shape, 10.0 * (names.index(name) + 1)))
+            tf1.get_variable(name, initializer=value, trainable=trainable)
+
+
+def _raised(call, name):
+    """What `call()` raised: the exception's type, and whether its message names `name`."""
+    try:
+        call()
+    except Exception as exc:  # the probe records any exception; the checks judge its type
+        return {"type": type(exc).__name__, "names_variable": name in str(exc)}
+    return {"type": None, "names_variable": False}
+
+
+def probe_sync_op(make_sync_op, src_scope, dst_scope, shapes, src_order, dst_order,
+                  missing, bad_shape, decoy=None, dst_extra=None, src_frozen=None, dst_decoy=None):
+    """Sync a trainable source scope into a non-trainable destination scope; then the two error cases.
+
+    `decoy` is a third scope whose name starts with `src_scope` (it must be ignored); `dst_decoy` a
+    scope whose name starts with `dst_scope` (it must stay as it was); `dst_extra` is a destination
+    variable with no source (it must be left alone); `src_frozen` a non-trainable source variable
+    that has a partner (not a source: its partner must be left alone); `missing` is a source
+    variable with no partner; `bad_shape` a variable whose destination has another shape.
+    """
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    fill = -1.0
+
+    def build(extra=None, reshape=None):
+        src_shapes, dst_shapes = dict(shapes), dict(shapes)
+        order = list(src_order)
+        if extra:
+            src_shapes[extra] = [2]
+            order.append(extra)
+        if reshape:
+            dst_shapes[reshape] = [d + 1 for d in shapes[reshape]]
+        _make_variables(src_scope, src_shapes, order, trainable=True)
+        if src_frozen:
+            _make_variables(src_scope, {src_frozen: [2]}, [src_frozen], trainable=False, fill=3.0)
+            dst_shapes[src_frozen] = [2]
+        if decoy:
+            _make_variables(decoy, shapes, src_order, trainable=True, fill=7.0)
+        dst_order_all = list(dst_order) + ([dst_extra] if dst_extra else []) + ([src_frozen] if src_frozen else [])
+        if dst_extra:
+            dst_shapes[dst_extra] = [1]
+        _make_variables(dst_scope, dst_shapes, dst_order_all, trainable=False, fill=fill)
+        if dst_decoy:
+            _make_variables(dst_decoy, shapes, dst_order, trainable=False, fill=fill)
+
+    with tf.Graph().as_default():
+        build()
+        sync = make_sync_op(src_scope, dst_scope)
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            sess.run(sync)
+            synced = {_relative(v, dst_scope): sess.run(v) for v in tf1.global_variables(dst_scope + "/")}
+            sources = {_relative(v, src_scope): sess.run(v) for v in tf1.global_variables(src_scope + "/")}
+            decoys = ([sess.run(v) for v in tf1.global_variables(dst_decoy + "/")] if dst_decoy else [])
+    # Written where it must not be: the partner of a non-trainable source, a scope sharing a prefix
+    frozen_partner_written = bool(src_frozen) and not np.all(synced.pop(src_frozen) == fill)
+    decoy_written = any(not np.all(v == fill) for v in decoys) or (
+        bool(decoy) and any(np.all(v == 7.0) for v in synced.values()))
+    untouched = sorted(name for name, value in synced.items() if np.all(value == fill))
+
+    with tf.Graph().as_default():
+        build(extra=missing)
+        missing_partner = _raised(lambda: make_sync_op(src_scope, dst_scope), missing)
+    with tf.Graph().as_default():
+        build(reshape=bad_shape)
+        shape_mismatch = _raised(lambda: make_sync_op(src_scope, dst_scope), bad_shape)
+    return {"synced": synced, "untouched": untouched, "sources": sources,
+            "frozen_partner_written": frozen_partner_written, "decoy_written": decoy_written,
+            "missing_partner": missing_partner, "shape_mismatch": shape_mismatch}
+
+
+def _net_fn(n_in, hidden, n_out, frozen_scale=False):
+    """A two-layer network from get_variable + matmul, with fixed initial values.
+
+    The copies start from different values (each scope its own offset), so an answer that returns
+    or trains the wrong copy, or never syncs them, shows. With `frozen_scale` the network also has
+    a non-trainable variable (`get_variable(..., trainable=False)`), as batch-norm statistics are.
+    """
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+
+    def net(x):
+        offset = np.float32(0.0 if tf1.get_variable_scope().name.endswith("current") else 0.25)
+        w1 = tf1.get_variable("layer1/w", initializer=_uniform([n_in, hidden], 1) + offset)
+        b1 = tf1.get_variable("layer1/b", initializer=_uniform([hidden], 2, 0.1) - offset)
+        w2 = tf1.get_variable("layer2/w", initializer=_uniform([hidden, n_out], 3) - offset)
+        b2 = tf1.get_variable("layer2/b", initializer=_uniform([n_out], 4, 0.1) + offset)
+        h = tf.tanh(tf.matmul(x, w1) + b1)
+        if frozen_scale:
+            h = h * tf1.get_variable("layer1/scale", initializer=np.full([hidden], 1.5, np.float32),
+                                     trainable=False)
+        return tf.matmul(h, w2) + b2
+
+    return net
+
+
+def probe_current_and_past(build, n_in, hidden, n_out, x, frozen_scale=False):
+    """Build both copies, then ask tf.gradients where a loss on each output can reach."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default():
+        inputs = tf1.placeholder(tf.float32, [None, n_in], name="inputs")
+        current, past = build(_net_fn(n_in, hidden, n_out, frozen_scale), inputs)
+        current_vars = tf1.global_variables("current/")
+        past_vars = tf1.global_variables("past/")
+        past_loss = tf.reduce_sum(tf.square(past))
+        current_loss = tf.reduce_sum(tf.square(current))
+        past_grads = tf.gradients(past_loss, past_vars) if past_vars else []
+        input_grad = tf.gradients(past_loss, [inputs])[0]
+        current_grads = tf.gradients(current_loss, current_vars) if current_vars else []
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            outputs = sess.run([current, past], {inputs: np.asarray(x, np.float32)})
+    return {"current_variables": sorted(_relative(v, "current") for v in current_vars),
+            "past_variables": sorted(_relative(v, "past") for v in past_vars),
+            "past_gradients_blocked": [g is None for g in past_grads],
+            "input_gradient_flows": input_grad is not None,
+            "current_gradients_flow": [g is not None for g in current_grads],
+            "outputs": outputs}
+
+
+def probe_lagged_trainer(cls, n_in, hidden, n_out, x, y, steps, learning_rate, frozen_scale=False):
+    """Build the trainer, finalize the graph, take `steps` steps and record both outputs each time,
+    the sessions opened during the steps, and what the past copy's variables hold at the end."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    x = np.asarray(x, np.float32)
+    y = np.asarray(y, np.float32)
+    with tf.Graph().as_default() as graph:
+        trainer = cls(_net_fn(n_in, hidden, n_out, frozen_scale), n_in, n_out, learning_rate)
+        past_vars = sorted(tf1.global_variables("past/"), key=lambda v: v.op.name)
+        graph.finalize()
+        current, past, guard = [], [], FinalizedGraphGuard()
+        with guard, sessions_made() as sessions:
+            for _ in range(steps):
+                c, p = trainer.step(x, y)
+                current.append(np.asarray(c))
+                past.append(np.asarray(p))
+        session = getattr(trainer, "sess", None)
+        past_values = ({_relative(v, "past"): session.run(v) for v in past_vars}
+                       if hasattr(session, "run") and not guard.tripped else None)
+        close_session(trainer)
+    return {"current_outputs": current, "past_outputs": past,
+            "past_variables": [_relative(v, "past") for v in past_vars],
+            "past_values": past_values, "sessions_in_steps": sessions.count,
+            "modified_finalized_graph": guard.tripped}
+
+
+def probe_soft_update(make_soft_update_op, source, target, tau, steps):
+    """Pair source and target variables, build the op once, run it `steps` times."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default() as graph:
+        src = [tf1.Variable(np.asarray(v, np.float32), name=f"source_{i}") for i, v in enumerate(source)]
+        dst = [tf1.Variable(np.asarray(v, np.float32), trainable=False, name=f"target_{i}")
+               for i, v in enumerate(target)]
+        op = make_soft_update_op(list(zip(src, dst)), tau)
+        init = tf1.global_variables_initializer()
+        graph.finalize()
+        trajectory = {f"target_{i}": [] for i in range(len(dst))}
+        with tf1.Session() as sess:
+            sess.run(init)
+            for _ in range(steps):
+                sess.run(op)
+                for i, value in enumerate(sess.run(dst)):
+                    trajectory[f"target_{i}"].append(value)
+            sources = {f"source_{i}": value for i, value in enumerate(sess.run(src))}
+    first = {name: values[0] for name, values in trajectory.items()}
+    initial = {**{f"source_{i}": v for i, v in enumerate(source)}, **{f"target_{i}": v for i, v in enumerate(target)}}
+    return {"first_step": first, "trajectory": trajectory, "sources": sources, "initial": initial, "tau": tau,
+            "one_op": isinstance(op, (tf.Operation, tf.Tensor))}
+
+
+def probe_polyak_update(polyak_update, target, source, tau, steps):
+    """Eager: update nested tf.Variables `steps` times, then call it with sources whose structure
+    differs: one leaf too many (at the end), and (same number of leaves) a renamed key or regrouped
+    list. Each must raise before any target changes."""
+    import tensorflow as tf
+
+    def variables(values):
+        if isinstance(values, dict):
+            return {k: tf.Variable(np.asarray(v, np.float32)) for k, v in values.items()}
+        return [tf.Variable(np.asarray(v, np.float32)) for v in values]
+
+    def items(structure):
+        return structure.items() if isinstance(structure, dict) else enumerate(structure)
+
+    tgt, src = variables(target), variables(source)
+    originals = tf.nest.flatten(tgt)
+    history = {}
+    for _ in range(steps):
+        polyak_update(tgt, src, tau)
+        for key, var in items(tgt):
+            history.setdefault(str(key), []).append(np.asarray(var))
+    kept = len(originals) == len(tf.nest.flatten(tgt)) and all(
+        a is b for a, b in zip(originals, tf.nest.flatten(tgt)))
+    sources = {str(k): v.numpy() for k, v in items(src)}
+    extra = tf.Variable(np.zeros([2], np.float32))
+    if isinstance(src, dict):
+        longer = dict(src, zz_unpaired=extra)
+        keys = sorted(src)
+        reshaped = {(k + "_renamed" if k == keys[0] else k): v for k, v in src.items()}
+    else:
+        longer = [*src, extra]
+        reshaped = [*src[:-2], [src[-2], src[-1]]] if len(src) >= 2 else [[src[0]]]
+    mismatch, changed = {}, []
+    for kind, other in (("one more leaf", longer), ("same count, other structure", reshaped)):
+        before = [v.numpy() for v in tf.nest.flatten(tgt)]
+        mismatch[kind] = _raised(lambda: polyak_update(tgt, other, tau), "")["type"]
+        after = [v.numpy() for v in tf.nest.flatten(tgt)]
+        if mismatch[kind] is not None and any(not np.array_equal(b, a) for b, a in zip(before, after)):
+            changed.append(kind)
+    return {"values": history, "kept_variables": kept, "sources": sources,
+            "mismatch_error": mismatch, "changed_before_error": changed}

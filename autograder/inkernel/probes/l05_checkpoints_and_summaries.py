@@ -1,0 +1,326 @@
+"""Lesson 5's probes (Saver checkpoints and summaries): what runs in the student's kernel.
+
+Each probe builds its inputs in a fresh graph, calls the student's function and returns plain
+values; the checks that judge them are in `autograder.course.lessons.l05_checkpoints_and_summaries`.
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+
+import numpy as np
+
+from autograder.inkernel.probing import CallCounter, FreshDirectory
+
+
+@contextlib.contextmanager
+def _fresh_dirs(count=1):
+    """`count` new empty directories, removed with everything in them afterwards."""
+    paths = [tempfile.mkdtemp(prefix="l05-probe-") for _ in range(count)]
+    try:
+        yield paths
+    finally:
+        for path in paths:
+            shutil.rmtree(path, ignore_errors=True)
+
+
+def _basenames(state):
+    return [os.path.basename(p) for p in state.all_model_checkpoint_paths] if state else []
+
+
+def _checkpoints_on_disk(directory):
+    """Names of the checkpoints whose files are in `directory` (from their .index files), sorted."""
+    if not os.path.isdir(directory):
+        return []
+    return sorted(name[:-len(".index")] for name in os.listdir(directory) if name.endswith(".index"))
+
+
+def _savers_made():
+    """A CallCounter of tf1.train.Saver objects built while its block runs."""
+    import tensorflow as tf
+
+    return CallCounter(tf.compat.v1.train.Saver, "__init__")
+
+
+def _base_dtype(tensor):
+    dtype = tensor.dtype
+    return getattr(dtype, "base_dtype", dtype).name
+
+
+def probe_global_step(make_train_op, w0, target, learning_rate, runs):
+    """Give the exercise a quadratic loss, run its train op `runs` times, read the counter after each."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default():
+        w = tf1.get_variable("w", initializer=tf.constant(w0, tf.float32))
+        loss = tf.reduce_sum(tf.square(w - tf.constant(target, tf.float32)))
+        train_op, global_step = make_train_op(loss, learning_rate)
+        trainable = sorted(v.op.name for v in tf1.trainable_variables())
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            steps = []
+            for _ in range(runs):
+                sess.run(train_op)
+                steps.append(int(sess.run(global_step)))
+            w_after = sess.run(w)
+    return {"steps": steps, "w": w_after, "trainable": trainable,
+            "step_trainable": global_step.op.name in trainable, "step_dtype": _base_dtype(global_step)}
+
+
+def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at, steps):
+    """Call the exercise on an empty directory, then again after checkpoints were saved at `save_at`.
+
+    The session the exercise gets is never the default one: another session of the same graph is,
+    and it must stay untouched. Savers the exercise builds and files it writes are counted.
+    """
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default(), _fresh_dirs() as (ckpt_dir,), _savers_made() as savers:
+        w = tf1.get_variable("w", [size], initializer=tf1.random_normal_initializer(seed=seed))
+        global_step = tf1.train.get_or_create_global_step()
+        advance = tf.group(w.assign_add(tf.ones([size])), global_step.assign_add(1))
+        saver = tf1.train.Saver(max_to_keep=keep)
+        probe_savers = savers.count
+        written = []
+        with tf1.Session() as default_session:  # the default session: the exercise must use `sess`
+            sess = tf1.Session()
+            fresh_error = None
+            try:
+                fresh_returned = restore_or_initialize(sess, saver, ckpt_dir)
+            except (ValueError, tf.errors.OpError) as exc:
+                fresh_error, fresh_returned = type(exc).__name__, None
+            written += _checkpoints_on_disk(ckpt_dir)
+            try:
+                fresh_w, fresh_step = sess.run(w), int(sess.run(global_step))
+            except tf.errors.FailedPreconditionError:
+                fresh_w = fresh_step = "uninitialized"
+                sess.run(tf1.global_variables_initializer())
+            for step in range(1, steps + 1):
+                sess.run(advance)
+                if step in save_at:
+                    saver.save(sess, os.path.join(ckpt_dir, "model"), global_step=global_step)
+            sess.close()
+            saved = _checkpoints_on_disk(ckpt_dir)
+            sess = tf1.Session()
+            returned = restore_or_initialize(sess, saver, ckpt_dir)
+            written += sorted(set(_checkpoints_on_disk(ckpt_dir)) - set(saved))
+            restored_w, restored_step = sess.run(w), int(sess.run(global_step))
+            sess.close()
+            try:
+                default_session.run(w)
+                used_default = True
+            except tf.errors.FailedPreconditionError:
+                used_default = False
+        exercise_savers = savers.count - probe_savers
+    if returned:
+        where = os.path.normpath(os.path.dirname(os.path.abspath(returned)))
+        shown = os.path.basename(returned) if where == os.path.normpath(ckpt_dir) else f"(not in ckpt_dir) {returned}"
+    else:
+        shown = returned
+    return {"fresh_error": fresh_error, "fresh_returned": fresh_returned, "fresh_w": fresh_w,
+            "fresh_step": fresh_step, "returned": shown, "restored_w": restored_w,
+            "restored_step": restored_step, "used_default_session": used_default,
+            "savers_built": exercise_savers, "written": written}
+
+
+def probe_train_resumable(train_resumable, seed, total_steps, save_every, max_to_keep, crashes):
+    """An uninterrupted run, and runs that crash after `crashes[0]`, `crashes[1]`, ... steps of their
+    own, each resuming the previous one, then a last run that resumes to the end.
+
+    The first crashed run and the uninterrupted one both start fresh, so their first losses must agree
+    bit for bit (seeded init and data). Savers built and saves made are counted on the uninterrupted run.
+    """
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+
+    def run(ckpt_dir, **kw):
+        with tf.Graph().as_default(), _savers_made() as savers, CallCounter(tf1.train.Saver, "save") as saves:
+            out = train_resumable(ckpt_dir, seed, total_steps, save_every, max_to_keep, **kw)
+        return {"step": int(out["step"]), "w": np.asarray(out["w"]), "b": np.asarray(out["b"]),
+                "losses": [float(v) for v in out["losses"]], "savers": savers.count, "saves": saves.count}
+
+    with _fresh_dirs(2) as (dir_a, dir_c), FreshDirectory() as cwd:
+        full = run(dir_a)
+        kept = _basenames(tf1.train.get_checkpoint_state(dir_a))
+        on_disk = _checkpoints_on_disk(dir_a)
+        step_dtype = _saved_step_dtype(tf.train.latest_checkpoint(dir_a))
+        crashed = [run(dir_c, crash_after=k) for k in crashes]
+        resumed = run(dir_c)
+
+    def identical(p, q):
+        return bool(np.array_equal(p["w"], q["w"]) and np.array_equal(p["b"], q["b"]))
+
+    ran = len(resumed["losses"])
+    return {"kept": kept, "on_disk": on_disk, "final_step": full["step"],
+            "crash_steps": [c["step"] for c in crashed], "crash_ran": [len(c["losses"]) for c in crashed],
+            "resumed_step": resumed["step"], "resumed_ran": ran,
+            "reproducible": full["losses"][:crashes[0]] == crashed[0]["losses"],
+            "resume_identical": identical(full, resumed) and (ran == 0 or full["losses"][-ran:] == resumed["losses"]),
+            "trained": bool(full["losses"] and min(full["losses"]) < 0.5 * full["losses"][0]),
+            "saver_per_save": full["saves"] > 1 and full["savers"] >= full["saves"],
+            "step_dtype": step_dtype, "stray_files": cwd.left,
+            "losses": full["losses"], "w": full["w"], "b": full["b"]}
+
+
+def _saved_step_dtype(path):
+    """The dtype of the integer scalar in checkpoint `path` that holds its step (`model-<step>`), or None."""
+    import tensorflow as tf
+
+    if not path:
+        return None
+    try:
+        step = int(path.rsplit("-", 1)[1])
+    except (IndexError, ValueError):
+        return None
+    reader = tf.train.load_checkpoint(path)
+    for name, dtype in sorted(reader.get_variable_to_dtype_map().items()):
+        value = reader.get_tensor(name)
+        if dtype.is_integer and np.ndim(value) == 0 and int(value) == step:
+            return dtype.name
+    return None
+
+
+def probe_renaming_saver(build_renaming_saver, old_scope, new_scope, variables, seed, sibling=""):
+    """Save `old_scope/<name>` variables (and two others), then restore them into `new_scope/<name>`.
+
+    A `variables` entry is [name, shape] or [name, shape, trainable]. With `sibling`, the checkpoint
+    also holds `old_scope + sibling/<name>` and the new graph `new_scope + sibling/<name>`: scopes
+    whose names share the prefix, which must be left out.
+    """
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    specs = [(v[0], v[1], v[2] if len(v) > 2 else True) for v in variables]
+    with _fresh_dirs(2) as (ckpt_dir, out_dir):
+        with tf.Graph().as_default():
+            saved = {}
+            for i, (name, shape, trainable) in enumerate(specs):
+                saved[name] = tf1.get_variable(f"{old_scope}/{name}", shape, trainable=trainable,
+                                               initializer=tf1.random_normal_initializer(seed=seed + i))
+                if sibling:
+                    tf1.get_variable(f"{old_scope}{sibling}/{name}", shape, initializer=tf1.ones_initializer())
+            tf1.get_variable("head/kernel", [2, 1], initializer=tf1.ones_initializer())
+            tf1.train.get_or_create_global_step()
+            with tf1.Session() as sess:
+                sess.run(tf1.global_variables_initializer())
+                saved = {name: sess.run(v) for name, v in saved.items()}
+                ckpt_path = tf1.train.Saver().save(sess, os.path.join(ckpt_dir, "pretrained"))
+        with tf.Graph().as_default():
+            new_vars = [tf1.get_variable(f"{new_scope}/{name}", shape, trainable=trainable,
+                                         initializer=tf1.zeros_initializer()) for name, shape, trainable in specs]
+            if sibling:
+                for name, shape, _ in specs:
+                    tf1.get_variable(f"{new_scope}{sibling}/{name}", shape, initializer=tf1.zeros_initializer())
+            head = tf1.get_variable("head/kernel", [2, 1], initializer=tf1.zeros_initializer())
+            saver = build_renaming_saver(ckpt_path, old_scope, new_scope)
+            with tf1.Session() as sess:
+                sess.run(tf1.global_variables_initializer())
+                restore_error = None
+                try:
+                    saver.restore(sess, ckpt_path)
+                except tf.errors.OpError as exc:
+                    restore_error = type(exc).__name__
+                restored = {name: sess.run(v) for (name, _, _), v in zip(specs, new_vars)}
+                head_value = sess.run(head)
+                written = saver.save(sess, os.path.join(out_dir, "written"), write_meta_graph=False)
+                saver_names = sorted(name for name, _ in tf.train.list_variables(written))
+    untouched = [name for name, _, trainable in specs
+                 if not trainable and not np.any(restored[name]) and np.any(saved[name])]
+    return {"restore_error": restore_error, "restored": restored, "head": head_value,
+            "saver_names": saver_names, "untouched_non_trainable": untouched,
+            "sibling_in_saver": bool(sibling) and any(n.startswith(f"{old_scope}{sibling}/") for n in saver_names)}
+
+
+def probe_best_keeper(best_keeper_cls, val_losses, save_every):
+    """A counter model saved periodically (max_to_keep=2) while the keeper sees `val_losses`.
+
+    Another keeper, in a directory of its own, first sees a loss lower than all of them: each keeper
+    keeps its own best. Savers built during the updates and files left are recorded.
+    """
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default(), _fresh_dirs(2) as (ckpt_dir, other_dir), FreshDirectory() as cwd:
+        w = tf1.get_variable("w", [], initializer=tf1.zeros_initializer())
+        global_step = tf1.train.get_or_create_global_step()
+        advance = tf.group(w.assign_add(1.0), global_step.assign_add(1))
+        periodic = tf1.train.Saver(max_to_keep=2)
+        other = best_keeper_cls(other_dir)
+        keeper = best_keeper_cls(ckpt_dir)
+        saved = []
+        with tf1.Session() as sess, _savers_made() as savers:
+            sess.run(tf1.global_variables_initializer())
+            other.update(sess, min(val_losses) - 1.0, 0)
+            for step, val_loss in enumerate(val_losses, 1):
+                sess.run(advance)
+                if step % save_every == 0:
+                    periodic.save(sess, os.path.join(ckpt_dir, "model"), global_step=global_step)
+                saved.append(bool(keeper.update(sess, val_loss, step)))
+        latest = tf.train.latest_checkpoint(ckpt_dir)
+        best_dir = os.path.join(ckpt_dir, "best")
+        best_kept = _basenames(tf1.train.get_checkpoint_state(best_dir)) if os.path.isdir(best_dir) else []
+        best_w = None
+        best_path = tf.train.latest_checkpoint(best_dir) if os.path.isdir(best_dir) else None
+        if best_path:
+            best_w = float(tf.train.load_checkpoint(best_path).get_tensor("w"))
+        best_files = _checkpoints_on_disk(best_dir)
+    ties = [i for i, loss in enumerate(val_losses) if i and loss == min(val_losses[:i])]
+    return {"saved": saved, "tie_saved": [saved[i] for i in ties],
+            "latest_periodic": os.path.basename(latest) if latest else None,
+            "best_kept": best_kept, "best_w": best_w, "best_files": best_files,
+            "savers_in_update": savers.count, "stray_files": cwd.left}
+
+
+def _read_events(logdir):
+    """(step, tag, kind, value, histogram sum) of every summary value in logdir's event files; a torn record ends a file."""
+    import tensorflow as tf
+
+    rows = []
+    for name in sorted(os.listdir(logdir)):
+        if "tfevents" not in name:
+            continue
+        try:
+            for event in tf.compat.v1.train.summary_iterator(os.path.join(logdir, name)):
+                for value in event.summary.value:
+                    kind = value.WhichOneof("value")
+                    number = value.simple_value if kind == "simple_value" else (
+                        value.histo.num if kind == "histo" else None)
+                    total = value.histo.sum if kind == "histo" else None
+                    rows.append((int(event.step), value.tag.split("/")[-1], kind, number, total))
+        except tf.errors.DataLossError:
+            pass
+    return rows
+
+
+def probe_log_training(log_training, seed, steps, learning_rate):
+    """Hand the exercise a small regression to train and log, then read its event file back."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    rng = np.random.RandomState(seed)
+    x_data = rng.randn(16, 3).astype(np.float32)
+    y_data = (x_data @ np.array([[1.0], [-1.0], [2.0]], np.float32) + 0.5).astype(np.float32)
+    with tf.Graph().as_default() as graph, _fresh_dirs() as (logdir,), FreshDirectory() as cwd:
+        w = tf1.get_variable("w", [3, 1], initializer=tf1.random_normal_initializer(seed=seed))
+        weights = tf.identity(w, name="w_read")  # the read the forward pass uses: logged before the update
+        loss = tf.reduce_mean(tf.square(tf.matmul(x_data, weights) - y_data), name="mse")
+        global_step = tf1.train.get_or_create_global_step()
+        train_op = tf1.train.GradientDescentOptimizer(learning_rate).minimize(loss, global_step=global_step)
+        with tf1.Session() as sess:
+            sess.run(tf1.global_variables_initializer())
+            log_training(sess, train_op, loss, weights, global_step, logdir, steps)
+        rows = _read_events(logdir)
+        event_files = sum("tfevents" in name for name in os.listdir(logdir))
+        kinds = [op.type for op in graph.get_operations()]
+        summary_ops = {"scalar": kinds.count("ScalarSummary"), "histogram": kinds.count("HistogramSummary")}
+    loss_rows = [r for r in rows if r[1] == "loss" and r[2] == "simple_value"]
+    hist_rows = [r for r in rows if r[1] == "weights" and r[2] == "histo"]
+    return {"steps": steps, "loss_steps": [r[0] for r in loss_rows], "loss_values": [r[3] for r in loss_rows],
+            "hist_steps": [r[0] for r in hist_rows], "hist_counts": [r[3] for r in hist_rows],
+            "hist_sums": [r[4] for r in hist_rows], "tags": sorted({(r[1], r[2]) for r in rows}),
+            "event_files": event_files, "summary_ops": summary_ops, "stray_files": cwd.left}

@@ -1,0 +1,168 @@
+"""Lesson 6's probes (seeds, randomness and input pipelines): what runs in the student's kernel.
+
+Each probe builds its inputs in a fresh graph, calls the student's function and returns plain
+values; the checks that judge them are in `autograder.course.lessons.l06_seeds_and_pipelines`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from autograder.inkernel.probing import FinalizedGraphGuard, close_session, dtype_name, sessions_made
+
+RANDOM_OP_TYPES = ("RandomUniform", "RandomStandardNormal", "TruncatedNormal", "RandomUniformInt")
+
+
+def _equal_lists(xs, ys) -> bool:
+    return len(xs) == len(ys) and all(np.array_equal(x, y) for x, y in zip(xs, ys))
+
+
+def _random_sources(tensor):
+    """Names of the random ops `tensor` is computed from (walking its inputs back)."""
+    seen, stack, found = set(), [tensor.op], set()
+    while stack:
+        op = stack.pop()
+        if op.name in seen:
+            continue
+        seen.add(op.name)
+        if op.type in RANDOM_OP_TYPES:
+            found.add(op.name)
+        stack.extend(t.op for t in op.inputs)
+        stack.extend(op.control_inputs)
+    return found
+
+
+def probe_twin_noise(fn, seed, shape):
+    """Run (a, b) twice in one session and once in a second session; record the relations.
+
+    The function is also built with seed + 1 in another graph: the seed must change the values.
+    """
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default() as graph:
+        a, b = fn(seed, shape)
+        random_ops = sum(op.type in RANDOM_OP_TYPES for op in graph.get_operations())
+        sources_a, sources_b = _random_sources(a), _random_sources(b)
+        dtypes = [dtype_name(a), dtype_name(b)]
+        with tf1.Session() as sess:
+            run1 = [np.asarray(v) for v in sess.run([a, b])]
+            run2 = [np.asarray(v) for v in sess.run([a, b])]
+        with tf1.Session() as sess:
+            run3 = [np.asarray(v) for v in sess.run([a, b])]
+    with tf.Graph().as_default():
+        other_a, _ = fn(seed + 1, shape)
+        with tf1.Session() as sess:
+            other = np.asarray(sess.run(other_a))
+    return {
+        "pair_equal": all(np.array_equal(r[0], r[1]) for r in (run1, run2, run3)),
+        "new_session_repeats": _equal_lists(run1, run3),
+        "advances": not np.array_equal(run1[0], run2[0]) and not np.array_equal(run1[1], run2[1]),
+        "random_ops": random_ops,
+        "separate": bool(sources_a and sources_b and not sources_a & sources_b),
+        "seed_matters": not np.array_equal(run1[0], other),
+        "dtypes": dtypes,
+        "in_unit_range": all(bool(np.all((r >= 0) & (r < 1))) for r in run1 + run2),
+        "shape": list(run1[0].shape),
+    }
+
+
+def probe_noise_source(cls, seed, shape, draws=3):
+    """Build, finalize the graph, draw `draws` times, replay, draw again, replay again, draw once.
+
+    Sessions opened during replay() are counted: the generator's position lives in the session.
+    """
+    import tensorflow as tf
+
+    with tf.Graph().as_default() as graph:
+        source = cls(seed, shape)
+        graph.finalize()
+        first, replayed, again, guard = [], [], [], FinalizedGraphGuard()
+        with guard:
+            first = [np.asarray(source.draw()) for _ in range(draws)]
+            with sessions_made() as opened:
+                source.replay()
+            replayed = [np.asarray(source.draw()) for _ in range(draws + 1)]
+            source.replay()
+            again = [np.asarray(source.draw())]
+        close_session(source)
+    return {
+        "draws": first,
+        "dtype": dtype_name(first[0]) if first else None,
+        "advances": len(first) == draws and all(not np.array_equal(x, y) for x, y in zip(first, first[1:])),
+        "replays": (len(first) == draws and _equal_lists(first, replayed[:draws])
+                    and _equal_lists(first[:1], again)),
+        "replay_opens_session": opened.count > 0,
+        "modified_finalized_graph": guard.tripped,
+    }
+
+
+def probe_shuffled_epochs(fn, data, seed, reshuffle, epochs):
+    """Read every epoch through one iterator, in two fresh sessions, and one element more."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    n = len(data)
+    with tf.Graph().as_default():
+        dataset = fn(list(data), seed, reshuffle, epochs)
+        buffers = [tf.get_static_value(op.inputs[1]) for op in tf1.get_default_graph().get_operations()
+                   if op.type.startswith("ShuffleDataset") or op.type.startswith("ShuffleAndRepeatDataset")]
+        next_item = tf1.data.make_one_shot_iterator(dataset).get_next()
+        sessions, ends = [], True
+        for _ in range(2):
+            with tf1.Session() as sess:
+                flat = [np.asarray(sess.run(next_item)).item() for _ in range(n * epochs)]
+                if not sessions:
+                    try:
+                        sess.run(next_item)
+                        ends = False
+                    except tf.errors.OutOfRangeError:
+                        pass
+            sessions.append([flat[i * n:(i + 1) * n] for i in range(epochs)])
+    orders = sessions[0]
+    return {
+        "orders": orders,
+        "kinds": sorted({type(x).__name__ for e in orders for x in e}),
+        "sessions_agree": sessions[0] == sessions[1],
+        "permutations": all(sorted(e) == sorted(data) for e in orders),
+        "epochs_differ": any(e != orders[0] for e in orders[1:]),
+        "ends_after_epochs": ends,
+        "small_buffer": any(b is not None and 0 < int(b) < n for b in buffers),
+    }
+
+
+def probe_batch_reader(cls, features, batch_size, calls, dtype="float32"):
+    """Build the reader, finalize the graph, read `calls` batches (None once the data has run out)."""
+    import tensorflow as tf
+
+    features = np.asarray(features, dtype)
+    with tf.Graph().as_default() as graph:
+        reader = cls(features, batch_size)
+        kinds = {op.type for op in graph.get_operations()}
+        graph.finalize()
+        batches, guard = [], FinalizedGraphGuard()
+        with guard:
+            for _ in range(calls):
+                try:
+                    batches.append(np.asarray(reader.next_batch()))
+                except tf.errors.OutOfRangeError:
+                    batches.append(None)
+        close_session(reader)
+    return {"batches": batches, "dtypes": sorted({dtype_name(b) for b in batches if b is not None}),
+            "modified_finalized_graph": guard.tripped, "reads_in_graph": "IteratorGetNext" in kinds,
+            "prefetches": "PrefetchDataset" in kinds}
+
+
+def probe_step_noise(fn, seed, steps, shape):
+    """Ask for the steps in order, in reverse order, and the last one alone; a step's noise must not change."""
+    steps = list(steps)
+    raw = fn(seed, steps, shape)
+    forward = [np.asarray(v) for v in raw]
+    backward = [np.asarray(v) for v in fn(seed, steps[::-1], shape)][::-1]
+    alone = [np.asarray(v) for v in fn(seed, steps[-1:], shape)]
+    return {
+        "noise": forward,
+        "kinds": sorted({f"{type(v).__name__} {dtype_name(v)}" for v in raw}),
+        "replays": _equal_lists(forward, backward) and _equal_lists(forward[-1:], alone),
+        "steps_differ": all(not np.array_equal(forward[i], forward[j])
+                            for i in range(len(steps)) for j in range(i + 1, len(steps))),
+    }

@@ -1,0 +1,325 @@
+"""Lesson 7's probes (learning-rate decay, with plots): what runs in the student's kernel.
+
+Each probe builds its inputs in a fresh graph, calls the student's function and returns plain
+values; the checks that judge them are in `autograder.course.lessons.l07_learning_rate_decay`.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from autograder.inkernel.probing import FinalizedGraphGuard
+
+RTOL, ATOL = 1e-4, 1e-7  # TensorFlow computes in float32; NumPy answers are usually float64
+
+
+def _numpy_only(fn, *args, **kwargs):
+    """Call a student's NumPy schedule inside a finalized graph: building any TF op raises."""
+    import tensorflow as tf
+
+    with tf.Graph().as_default() as graph:
+        graph.finalize()
+        with FinalizedGraphGuard() as guard:
+            out = fn(*args, **kwargs)
+        if guard.tripped:
+            raise RuntimeError("your function built TensorFlow ops; compute the schedule with NumPy only")
+    return np.asarray(out, dtype=np.float64)
+
+
+def _raised(fn, *args, **kwargs):
+    """The name of the exception `_numpy_only(fn, ...)` raises, or None when it returns."""
+    try:
+        _numpy_only(fn, *args, **kwargs)
+    except Exception as exc:  # noqa: BLE001 - which exception is the observation
+        return type(exc).__name__
+    return None
+
+
+def _sig(values, digits=7):
+    """Round to `digits` significant digits, so reports read 0.05, not 0.05000000074505806."""
+    a = np.asarray(values, dtype=np.float64)
+    return np.array([float(f"{v:.{digits}g}") for v in a.ravel()]).reshape(a.shape)
+
+
+def _first_difference(steps, mine, theirs, label=""):
+    """Where the student's values first leave TensorFlow's, in words ("none" when they never do)."""
+    mine, theirs = np.asarray(mine, np.float64), np.asarray(theirs, np.float64)
+    if mine.shape != theirs.shape:
+        return f"{label}your function returned shape {mine.shape} for {len(theirs)} steps"
+    bad = ~np.isclose(mine, theirs, rtol=RTOL, atol=ATOL)
+    if not bad.any():
+        return "none"
+    i = int(np.argmax(bad))
+    return f"{label}step {int(steps[i])}: yours {mine[i]:.6g}, TensorFlow {theirs[i]:.6g}"
+
+
+def _annotate(obs, key, steps, labels=None):
+    """Round `key` and `tf_<key>`, and add `<key>_first_difference` (per label for per-power lists)."""
+    if labels is None:
+        obs[key], obs["tf_" + key] = _sig(obs[key]), _sig(obs["tf_" + key])
+        obs[key + "_first_difference"] = _first_difference(steps, obs[key], obs["tf_" + key])
+        return
+    obs[key] = [_sig(v) for v in obs[key]]
+    obs["tf_" + key] = [_sig(v) for v in obs["tf_" + key]]
+    found = [_first_difference(steps, m, t, label) for m, t, label in zip(obs[key], obs["tf_" + key], labels)]
+    obs[key + "_first_difference"] = next((f for f in found if f != "none"), "none")
+
+
+def _tf_run(build, steps):
+    """Evaluate `build(global_step)` (a dict of tensors) at every step in one session run."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default():
+        step = tf.constant(np.asarray(steps, np.int64), name="global_step")
+        fetches = build(step)
+        with tf1.Session() as sess:
+            return sess.run(fetches)
+
+
+# ---------------------------------------------------------------- exponential family
+FAMILY = ("exponential", "natural_exp", "inverse_time")
+
+
+def probe_exponential_family(fn, learning_rate, decay_steps, decay_rate, steps):
+    """Every kind, smooth and staircase, from the student and from tf.compat.v1.train."""
+    import tensorflow as tf
+
+    train = tf.compat.v1.train
+    twins = {"exponential": train.exponential_decay, "natural_exp": train.natural_exp_decay,
+             "inverse_time": train.inverse_time_decay}
+    keys = [(kind, stair, kind + ("_staircase" if stair else "")) for kind in FAMILY for stair in (False, True)]
+    tf_values = _tf_run(lambda step: {key: twins[kind](learning_rate, step, decay_steps, decay_rate,
+                                                       staircase=stair)
+                                      for kind, stair, key in keys}, steps)
+    obs = {"steps": list(steps)}
+    array = np.asarray(steps, np.int64)
+    for kind, stair, key in keys:
+        obs[key] = _numpy_only(fn, kind, learning_rate, array, decay_steps, decay_rate, staircase=stair)
+        obs["tf_" + key] = tf_values[key]
+        _annotate(obs, key, steps)
+    # staircase left at its default: each kind's smooth curve
+    obs["defaults"] = [_numpy_only(fn, kind, learning_rate, array, decay_steps, decay_rate) for kind in FAMILY]
+    obs["tf_defaults"] = [tf_values[kind] for kind in FAMILY]
+    _annotate(obs, "defaults", steps, [f"{kind}, staircase left out, " for kind in FAMILY])
+    obs["unknown_kind_error"] = _raised(fn, "linear", learning_rate, array, decay_steps, decay_rate)
+    return obs
+
+
+# ---------------------------------------------------------------- piecewise constant
+def probe_piecewise(fn, boundaries, values, steps):
+    """Values at steps on a boundary and between, and what a values list one too short does."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    steps = np.asarray(steps, np.int64)
+    with tf.Graph().as_default():
+        x = tf1.placeholder(tf.int64, [], name="global_step")
+        rate = tf1.train.piecewise_constant(x, list(boundaries), list(values))  # tf.case: scalar steps only
+        try:
+            tf1.train.piecewise_constant(x, list(boundaries), list(values)[:-1])
+            tf_error = None
+        except Exception as exc:  # noqa: BLE001 - we record which exception TensorFlow raises
+            tf_error = type(exc).__name__
+        with tf1.Session() as sess:
+            tf_values = np.array([sess.run(rate, {x: s}) for s in steps], np.float64)
+        try:
+            tf1.train.piecewise_constant(x, list(boundaries), list(values) + [values[-1]])
+            tf_long_error = None
+        except Exception as exc:  # noqa: BLE001
+            tf_long_error = type(exc).__name__
+    mine = _numpy_only(fn, steps, list(boundaries), list(values))
+    error = _raised(fn, steps, list(boundaries), list(values)[:-1])
+    long_error = _raised(fn, steps, list(boundaries), list(values) + [values[-1]])
+    if mine.shape != steps.shape:
+        raise ValueError(f"your function returned shape {mine.shape} for {len(steps)} steps")
+    backwards = _numpy_only(fn, steps[::-1].copy(), list(boundaries), list(values))
+    on = np.isin(steps, np.asarray(boundaries))
+    obs = {"steps_on_boundaries": steps[on], "on_boundaries": mine[on], "tf_on_boundaries": tf_values[on],
+           "steps_between": steps[~on], "between": mine[~on], "tf_between": tf_values[~on],
+           "short_values_error": error, "tf_short_values_error": tf_error,
+           "long_values_error": long_error, "tf_long_values_error": tf_long_error,
+           "same_values_backwards": bool(backwards.shape == mine.shape
+                                         and np.allclose(backwards[::-1], mine, rtol=RTOL, atol=ATOL))}
+    _annotate(obs, "on_boundaries", steps[on])
+    _annotate(obs, "between", steps[~on])
+    return obs
+
+
+# ---------------------------------------------------------------- polynomial
+def probe_polynomial(fn, learning_rate, decay_steps, end_learning_rate, powers, steps):
+    """Each power without cycle (split at decay_steps) and with cycle."""
+    import tensorflow as tf
+
+    train = tf.compat.v1.train
+    steps = np.asarray(steps, np.int64)
+    tf_values = _tf_run(lambda step: {**{(p, c): train.polynomial_decay(learning_rate, step, decay_steps,
+                                                                         end_learning_rate, power=p, cycle=c)
+                                         for p in powers for c in (False, True)},
+                                      "defaults": train.polynomial_decay(learning_rate, step, decay_steps)},
+                        steps)
+    within = steps <= decay_steps
+    labels = [f"power {p:g}, " for p in powers]
+    plain = [_numpy_only(fn, learning_rate, steps, decay_steps, end_learning_rate, power=p, cycle=False)
+             for p in powers]
+    cycled = [_numpy_only(fn, learning_rate, steps, decay_steps, end_learning_rate, power=p, cycle=True)
+              for p in powers]
+    if any(v.shape != steps.shape for v in plain + cycled):
+        raise ValueError(f"your function must return one rate per step ({len(steps)} steps)")
+    obs = {"powers": list(powers), "steps": steps,
+           "within": [v[within] for v in plain], "tf_within": [tf_values[(p, False)][within] for p in powers],
+           "beyond": [v[~within] for v in plain], "tf_beyond": [tf_values[(p, False)][~within] for p in powers],
+           "cycle": cycled, "tf_cycle": [tf_values[(p, True)] for p in powers]}
+    _annotate(obs, "within", steps[within], labels)
+    _annotate(obs, "beyond", steps[~within], labels)
+    _annotate(obs, "cycle", steps, labels)
+    # end_learning_rate, power and cycle left at their defaults
+    obs["defaults"] = _numpy_only(fn, learning_rate, steps, decay_steps)
+    obs["tf_defaults"] = tf_values["defaults"]
+    _annotate(obs, "defaults", steps)
+    return obs
+
+
+# ---------------------------------------------------------------- cosine family
+def probe_cosine_family(fn, learning_rate, decay_steps, alpha, t_mul, m_mul, num_periods, beta, steps):
+    """cosine; restarts with only t_mul, only m_mul, and both; linear_cosine."""
+    import tensorflow as tf
+
+    train = tf.compat.v1.train
+    steps = np.asarray(steps, np.int64)
+    restarts = {"restarts_t": (t_mul, 1.0), "restarts_m": (1.0, m_mul), "restarts": (t_mul, m_mul)}
+
+    def build(step):
+        out = {"cosine": train.cosine_decay(learning_rate, step, decay_steps, alpha=alpha),
+               "linear_cosine": train.linear_cosine_decay(learning_rate, step, decay_steps,
+                                                          num_periods=num_periods, alpha=alpha, beta=beta)}
+        for key, (t, m) in restarts.items():
+            out[key] = train.cosine_decay_restarts(learning_rate, step, decay_steps, t_mul=t, m_mul=m,
+                                                   alpha=alpha)
+        out["defaults"] = [train.cosine_decay(learning_rate, step, decay_steps),
+                           train.cosine_decay_restarts(learning_rate, step, decay_steps),
+                           train.linear_cosine_decay(learning_rate, step, decay_steps)]
+        return out
+
+    tf_values = _tf_run(build, steps)
+    obs = {"steps": steps,
+           "cosine": _numpy_only(fn, "cosine", learning_rate, steps, decay_steps, alpha=alpha),
+           "linear_cosine": _numpy_only(fn, "linear_cosine", learning_rate, steps, decay_steps, alpha=alpha,
+                                        num_periods=num_periods, beta=beta)}
+    for key, (t, m) in restarts.items():
+        mine = _numpy_only(fn, "restarts", learning_rate, steps, decay_steps, alpha=alpha, t_mul=t, m_mul=m)
+        obs[key] = _either_side_of_restarts(mine, tf_values[key], steps, learning_rate, decay_steps, alpha, t, m)
+    # alpha, t_mul, m_mul, num_periods and beta left at their defaults
+    obs["defaults"] = [_numpy_only(fn, kind, learning_rate, steps, decay_steps) for kind in COSINES]
+    obs.update({"tf_" + key: value for key, value in tf_values.items()})
+    for key in tf_values:
+        _annotate(obs, key, steps, [f"{kind}, defaults, " for kind in COSINES] if key == "defaults" else None)
+    obs["unknown_kind_error"] = _raised(fn, "exponential", learning_rate, steps, decay_steps)
+    return obs
+
+
+COSINES = ("cosine", "restarts", "linear_cosine")
+
+
+def _either_side_of_restarts(mine, theirs, steps, learning_rate, decay_steps, alpha, t_mul, m_mul):
+    """`mine`, where a step lands exactly on a warm restart, taken as right if it is either side of it.
+
+    There floor(log(...) / log(t_mul)) sits exactly on an integer, so the period index depends on how
+    the last bit rounds: log1p(p * (t_mul - 1)) where the text writes log(1 - p * (1 - t_mul)), float32
+    against float64, or another libm. Either the end of the previous period (learning_rate * alpha) or
+    the start of the next (learning_rate * ((1 - alpha) * m_mul**i + alpha)) is then accepted as
+    TensorFlow's value; the steps beside each restart still tell a wrong period from a right one.
+    """
+    from fractions import Fraction
+
+    mine = np.array(mine, dtype=np.float64)
+    if mine.shape != np.shape(theirs):
+        return mine
+    ratio, start, length, i, starts = Fraction(t_mul), Fraction(0), Fraction(decay_steps), 0, {}
+    last = int(np.max(steps)) if len(steps) else 0
+    while start + length <= last and i < 64:
+        start, length, i = start + length, length * ratio, i + 1
+        starts[start] = i
+    for k, step in enumerate(steps):
+        i = starts.get(Fraction(int(step)))
+        if i is None:
+            continue
+        sides = (learning_rate * alpha, learning_rate * ((1 - alpha) * m_mul ** i + alpha), theirs[k])
+        if any(np.isclose(mine[k], side, rtol=RTOL, atol=ATOL) for side in sides):
+            mine[k] = theirs[k]
+    return mine
+
+
+class _DefaultSessionUsed(Exception):
+    """Raised by the decoy default session: update() ran something without the session it was given."""
+
+
+def probe_auto_decay(cls, initial_rate, factor, patience, scripts):
+    """One AutoDecay per scripted run of validation losses, all in one graph, finalized after building.
+
+    Each script is fed through update() with an explicit session while a decoy session (which refuses
+    to run anything) is the default one; after each update the rate variable is read. Then a second
+    session re-initialises the variables and replays every script: an answer whose state lives in the
+    graph replays the same rates, one that keeps the best loss or the count in Python does not.
+    """
+    import tensorflow as tf
+
+    from autograder.inkernel.probing import dtype_name, sessions_made
+
+    tf1 = tf.compat.v1
+
+    from tensorflow.python.framework import stack
+
+    class Decoy:
+        """Stands as the default session; running anything in it is the mistake being looked for."""
+
+        def __init__(self, graph):
+            self.graph, self.graph_def, self.sess_str = graph, None, ""
+
+        def run(self, *args, **kwargs):
+            raise _DefaultSessionUsed()
+
+        def as_default(self):
+            return stack.default_session(self)
+
+    obs = {"initial_rate": float(initial_rate), "factor": float(factor), "modified_finalized_graph": False,
+           "used_default_session": False}
+    with tf.Graph().as_default() as graph:
+        with sessions_made() as made:
+            autos = {name: cls(initial_rate, factor, patience) for name in scripts}
+        trainable = [v.op.name for v in tf1.trainable_variables()]
+        rate_vars = {name: auto.learning_rate for name, auto in autos.items()}
+        obs["trainable"] = trainable
+        obs["rate_is_variable"] = all(isinstance(v, tf.Variable) for v in rate_vars.values())
+        obs["rate_dtype"] = sorted({dtype_name(v) for v in rate_vars.values()})
+        init = tf1.global_variables_initializer()
+        graph.finalize()
+        ops_before = len(graph.get_operations())
+        sessions = [tf1.Session(graph=graph), tf1.Session(graph=graph)]
+        decoy = Decoy(graph=graph)
+        try:
+            for run, sess in zip(("", "replay_"), sessions):
+                sess.run(init)
+                for name, losses in scripts.items():
+                    rates, variable, kinds, guard = [], [], set(), FinalizedGraphGuard()
+                    with guard, decoy.as_default(), made:
+                        try:
+                            for loss in losses:
+                                rate = autos[name].update(sess, loss)
+                                kinds.add("float" if isinstance(rate, float) else dtype_name(rate))
+                                rates.append(float(f"{float(rate):.7g}"))
+                                if not run:  # the replay only compares the rates
+                                    variable.append(float(f"{float(sess.run(rate_vars[name])):.7g}"))
+                        except _DefaultSessionUsed:
+                            obs["used_default_session"] = True
+                    obs["modified_finalized_graph"] |= guard.tripped
+                    obs[run + "rates_" + name] = rates
+                    if not run:
+                        obs["variable_" + name] = variable
+                        obs.setdefault("returned_types", set()).update(kinds)
+        finally:
+            for sess in sessions:
+                sess.close()
+        obs["returned_types"] = sorted(obs.get("returned_types", ()))
+        obs["sessions_made"] = made.count
+        obs["op_growth"] = len(graph.get_operations()) - ops_before
+    return obs
