@@ -75,10 +75,10 @@ def solution_cells(assignment: str) -> dict[str, str]:
     return {c.metadata["nbgrader"]["grade_id"]: c.source for c in nb.cells if "grade_id" in c.metadata.get("nbgrader", {})}
 
 
-def _docstring_lines(source: str) -> set[int]:
-    """The 1-based line numbers of every module, class and function docstring in `source`."""
+def _docstring_lines(tree: ast.AST) -> set[int]:
+    """The 1-based line numbers of every module, class and function docstring in `tree`."""
     numbers = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
             first = node.body[0]
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
@@ -86,8 +86,18 @@ def _docstring_lines(source: str) -> set[int]:
     return numbers
 
 
-def _without_comments(source: str) -> list[str]:
-    """`source`'s lines with every comment cut off (the markers are comments too) and right-stripped."""
+def _statement_indents(tree: ast.AST) -> dict[int, int]:
+    """For each 1-based line a statement covers, the indentation of the innermost statement covering it."""
+    indents: dict[int, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.stmt):
+            for number in range(node.lineno, node.end_lineno + 1):
+                indents[number] = max(indents.get(number, -1), node.col_offset)
+    return indents
+
+
+def _comment_cut(source: str) -> list[str]:
+    """`source`'s lines with every comment cut off (the solution markers are comments too), right-stripped."""
     lines = source.split("\n")
     for token in tokenize.generate_tokens(io.StringIO(source).readline):
         if token.type == tokenize.COMMENT:
@@ -97,19 +107,22 @@ def _without_comments(source: str) -> list[str]:
 
 
 def solution_code(source: str) -> str:
-    """A solution cell's code as a swap starts from it: no docstrings, no comments (so no solution markers),
-    and a blank line only where a block has just ended (between methods, after a nested function)."""
-    docstrings = _docstring_lines(source)
-    code = [line for number, line in enumerate(_without_comments(source), 1) if number not in docstrings]
+    """A solution cell's code as a swap starts from it: no docstrings, no comments (so no solution
+    markers), and a blank line only where the source has one that ends a block (between methods,
+    after a nested function)."""
+    tree = ast.parse(source)
+    docstrings, indents = _docstring_lines(tree), _statement_indents(tree)
+    code = [(number, line) for number, (line, raw) in enumerate(zip(_comment_cut(source), source.split("\n")), 1)
+            if number not in docstrings and (line or not raw.strip())]
     kept: list[str] = []
-    for i, line in enumerate(code):
+    last = None  # the line number of the last code line kept
+    for i, (number, line) in enumerate(code):
         if line:
             kept.append(line)
+            last = number
             continue
-        later = next((nxt for nxt in code[i + 1:] if nxt), None)
-        earlier = kept[-1] if kept and kept[-1] else None
-        indent = lambda text: len(text) - len(text.lstrip())  # noqa: E731
-        if earlier is not None and later is not None and indent(later) < indent(earlier):
+        later = next((n for n, text in code[i + 1:] if text), None)
+        if last is not None and later is not None and kept[-1] and indents.get(later, 0) < indents.get(last, 0):
             kept.append("")
     return "\n".join(kept)
 
