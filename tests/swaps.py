@@ -59,7 +59,6 @@ def swaps_of(package: ModuleType, assignment: str, attribute: str) -> list:
 # has to diff it by eye to see what the misconception is.
 
 COURSE_ROOT = Path(__file__).resolve().parents[1]
-BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 
 
 def lesson_of(module_name: str) -> str:
@@ -144,9 +143,9 @@ def edit(source: str, *edits: tuple[str, str | None]) -> str:
 class Solution:
     """One lesson's solution code, from which its swaps are made as named edits.
 
-    Made in a swaps module as `SOLUTION = Solution(__name__)`; `SOLUTION.code("best_keeper")` is
-    the code of the cell `best_keeper_solution`, `SOLUTION.edit("best_keeper", (old, new), ...)`
-    that code edited (`tests.swaps.edit`)."""
+    `Solution(__name__)` in a swaps module (`tests.mutants.edited_solution` makes one): `.code("best_keeper")`
+    is the code of the cell `best_keeper_solution`, `.edit("best_keeper", (old, new), ...)` that code
+    edited (`tests.swaps.edit`)."""
 
     def __init__(self, module_name: str):
         self.assignment = lesson_of(module_name)
