@@ -125,3 +125,13 @@ def test_every_mutant_differs_from_its_solution():
         cells = solution_cells(module.stem[1:])
         for mutant in mutants_of(module.stem[1:]):
             assert textwrap.dedent(mutant.source).strip() != solution_code(cells[mutant.cell]).strip(), mutant.name
+
+
+def test_edited_solution_makes_mutants_and_alternatives_of_the_lesson_it_is_called_in():
+    from tests import alternatives, mutants
+
+    step = ("tf1.train.get_or_create_global_step()", "tf1.train.create_global_step()")
+    for package, fields in ((mutants, ("name", "global_step", "trainable-step")), (alternatives, ("name", "global_step"))):
+        swap = package.edited_solution("tests.x.l05_checkpoints_and_summaries")(*fields, step)
+        assert (swap.name, swap.exercise, swap.cell) == ("name", "global_step", "global_step_solution")
+        assert "tf1.train.create_global_step()" in swap.source and "get_or_create" not in swap.source
