@@ -1,57 +1,18 @@
 """Mutants of lesson 4: each is a misconception the lesson names."""
-from tests.mutants import Mutant
+from tests.mutants import Mutant, edited_solution
 
-TRAINER = '''
-class LaggedTrainer:
-    def __init__(self, net_fn, n_in, n_out, learning_rate):
-        def stop_gradient_getter(getter, name, *args, **kwargs):
-            kwargs["trainable"] = False
-            return tf.stop_gradient(getter(name, *args, **kwargs))
+edited = edited_solution(__name__)
 
-        self.x = tf1.placeholder(tf.float32, [None, n_in])
-        self.y = tf1.placeholder(tf.float32, [None, n_out])
-        with tf1.variable_scope("current"):
-            self.current = net_fn(self.x)
-        with tf1.variable_scope("past", custom_getter=stop_gradient_getter):
-            self.past = net_fn(self.x)
-        current_vars = tf1.trainable_variables("current/")
-        past_vars = {v.op.name[5:]: v for v in tf1.global_variables("past/")}
-        self.sync = tf.group(*[past_vars[v.op.name[8:]].assign(v) for v in current_vars])
-        loss = tf.reduce_mean(tf.square(self.current - self.y))
-        self.train = tf1.train.GradientDescentOptimizer(learning_rate).minimize(loss, var_list=current_vars)
-        self.sess = tf1.Session()
-        self.sess.run(tf1.global_variables_initializer())
-        self.sess.run(self.sync)
+# Lines of the solutions that several mutants change.
+_GETTER = """    def stop_gradient_getter(getter, name, *args, **kwargs):
+        kwargs["trainable"] = False
+        return tf.stop_gradient(getter(name, *args, **kwargs))
 
-    def step(self, x, y):
-        current, past = self.sess.run([self.current, self.past], {self.x: x})
+"""
+_STEP = """        current, past = self.sess.run([self.current, self.past], {self.x: x})
         self.sess.run(self.sync)
         self.sess.run(self.train, {self.x: x, self.y: y})
-        return current, past
-'''
-SYNC = '''
-def make_sync_op(src_scope, dst_scope):
-    sources = {v.op.name[len(src_scope) + 1:]: v for v in tf1.trainable_variables(src_scope + "/")}
-    destinations = {v.op.name[len(dst_scope) + 1:]: v for v in tf1.global_variables(dst_scope + "/")}
-    assigns = []
-    for name, src in sources.items():
-        if name not in destinations:
-            raise KeyError(f"{src.op.name} has no partner in {dst_scope}")
-        dst = destinations[name]
-        if src.shape != dst.shape:
-            raise ValueError(f"shapes of {src.op.name} and {dst.op.name} differ")
-        assigns.append(dst.assign(src))
-    return tf.group(*assigns)
-'''
-
-
-def edited(source: str, *changes: tuple[str, str]) -> str:
-    """The reference answer `source` with each (old, new) piece of text changed (each must be there)."""
-    for old, new in changes:
-        assert old in source, old
-        source = source.replace(old, new)
-    return source
-
+"""
 
 MUTANTS = [
     Mutant("sync_by_position", "sync_op", "matched-by-order", "sync_op_solution", '''
@@ -79,20 +40,7 @@ MUTANTS = [
                     assigns.append(dst.assign(src))
             return tf.group(*assigns)
         '''),
-    Mutant("sync_backwards", "sync_op", "copied-backwards", "sync_op_solution", '''
-        def make_sync_op(src_scope, dst_scope):
-            destinations = {v.op.name[len(dst_scope) + 1:]: v for v in tf1.global_variables(dst_scope + "/")}
-            assigns = []
-            for src in tf1.trainable_variables(src_scope + "/"):
-                name = src.op.name[len(src_scope) + 1:]
-                if name not in destinations:
-                    raise KeyError(f"{src.op.name} has no partner in {dst_scope}")
-                dst = destinations[name]
-                if src.shape != dst.shape:
-                    raise ValueError(f"shapes of {src.op.name} and {dst.op.name} differ")
-                assigns.append(src.assign(dst))
-            return tf.group(*assigns)
-        '''),
+    edited("sync_backwards", "sync_op", "copied-backwards", ("dst.assign(src)", "src.assign(dst)")),
     Mutant("sync_skips_missing", "sync_op", "silent-missing-partner", "sync_op_solution", '''
         def make_sync_op(src_scope, dst_scope):
             assigns = []
@@ -104,58 +52,29 @@ MUTANTS = [
                         assigns.append(dst.assign(src))
             return tf.group(*assigns)
         '''),
-    Mutant("sync_asserts_shape", "sync_op", "unclear-shape-error", "sync_op_solution", '''
-        def make_sync_op(src_scope, dst_scope):
-            destinations = {v.op.name[len(dst_scope) + 1:]: v for v in tf1.global_variables(dst_scope + "/")}
-            assigns = []
-            for src in tf1.trainable_variables(src_scope + "/"):
-                name = src.op.name[len(src_scope) + 1:]
-                if name not in destinations:
-                    raise KeyError(f"{src.op.name} has no partner in {dst_scope}")
-                dst = destinations[name]
-                assert dst.shape == src.shape
-                assigns.append(dst.assign(src))
-            return tf.group(*assigns)
-        '''),
-    Mutant("copy_without_stop_gradient", "current_and_past", "gradient-reaches-copy",
-           "current_and_past_solution", '''
-        def build_current_and_past(net_fn, x):
-            with tf1.variable_scope("current"):
-                current = net_fn(x)
-            with tf1.variable_scope("past"):
-                past = net_fn(x)
-            return current, past
-        '''),
-    Mutant("copy_stops_output", "current_and_past", "output-stopped", "current_and_past_solution", '''
-        def build_current_and_past(net_fn, x):
-            with tf1.variable_scope("current"):
-                current = net_fn(x)
-            with tf1.variable_scope("past"):
-                past = tf.stop_gradient(net_fn(x))
-            return current, past
-        '''),
-    Mutant("copy_reuses_current", "current_and_past", "shared-not-copied", "current_and_past_solution", '''
-        def build_current_and_past(net_fn, x):
-            def stop_gradient_getter(getter, name, *args, **kwargs):
-                return tf.stop_gradient(getter(name, *args, **kwargs))
-
-            with tf1.variable_scope("current"):
-                current = net_fn(x)
-            with tf1.variable_scope("current", reuse=True, custom_getter=stop_gradient_getter):
-                past = net_fn(x)
-            return current, past
-        '''),
-    Mutant("copy_getter_on_both", "current_and_past", "current-frozen", "current_and_past_solution", '''
-        def build_current_and_past(net_fn, x):
-            def stop_gradient_getter(getter, name, *args, **kwargs):
-                return tf.stop_gradient(getter(name, *args, **kwargs))
-
-            outputs = []
-            for scope in ("current", "past"):
-                with tf1.variable_scope(scope, custom_getter=stop_gradient_getter):
-                    outputs.append(net_fn(x))
-            return outputs[0], outputs[1]
-        '''),
+    edited("sync_asserts_shape", "sync_op", "unclear-shape-error",
+           ("""if src.shape != dst.shape:
+            raise ValueError(f"cannot sync {src.op.name} {src.shape} into {dst.op.name} {dst.shape}: "
+                             f"the shapes differ")""", "assert dst.shape == src.shape")),
+    edited("copy_without_stop_gradient", "current_and_past", "gradient-reaches-copy",
+           (_GETTER, ""), ('"past", custom_getter=stop_gradient_getter', '"past"')),
+    edited("copy_stops_output", "current_and_past", "output-stopped",
+           (_GETTER, ""), ('"past", custom_getter=stop_gradient_getter', '"past"'),
+           ("past = net_fn(x)", "past = tf.stop_gradient(net_fn(x))")),
+    edited("copy_reuses_current", "current_and_past", "shared-not-copied",
+           ('kwargs["trainable"] = False', None),
+           ('variable_scope("past", custom_getter', 'variable_scope("current", reuse=True, custom_getter')),
+    edited("copy_getter_on_both", "current_and_past", "current-frozen",
+           ('kwargs["trainable"] = False', None),
+           ("""    with tf1.variable_scope("current"):
+        current = net_fn(x)
+    with tf1.variable_scope("past", custom_getter=stop_gradient_getter):
+        past = net_fn(x)
+    return current, past""", """    outputs = []
+    for scope in ("current", "past"):
+        with tf1.variable_scope(scope, custom_getter=stop_gradient_getter):
+            outputs.append(net_fn(x))
+    return outputs[0], outputs[1]""")),
     Mutant("trainer_sync_in_step", "lagged_trainer", "op-per-step", "lagged_trainer_solution", '''
         class LaggedTrainer:
             def __init__(self, net_fn, n_in, n_out, learning_rate):
@@ -185,14 +104,11 @@ MUTANTS = [
                 self.sess.run(self.train, {self.x: x, self.y: y})
                 return current, past
         '''),
-    Mutant("trainer_syncs_after_update", "lagged_trainer", "lagged-copy", "lagged_trainer_solution",
-           edited(TRAINER, ("""        current, past = self.sess.run([self.current, self.past], {self.x: x})
-        self.sess.run(self.sync)
-        self.sess.run(self.train, {self.x: x, self.y: y})
-""", """        self.sess.run(self.train, {self.x: x, self.y: y})
+    edited("trainer_syncs_after_update", "lagged_trainer", "lagged-copy",
+           (_STEP, """        self.sess.run(self.train, {self.x: x, self.y: y})
         self.sess.run(self.sync)
         current, past = self.sess.run([self.current, self.past], {self.x: x})
-"""))),
+""")),
     Mutant("trainer_reuses_current", "lagged_trainer", "shared-not-copied", "lagged_trainer_solution", '''
         class LaggedTrainer:
             def __init__(self, net_fn, n_in, n_out, learning_rate):
@@ -215,62 +131,36 @@ MUTANTS = [
                 self.sess.run(self.train, {self.x: x, self.y: y})
                 return current, past
         '''),
-    Mutant("soft_tau_reversed", "soft_update", "tau-reversed", "soft_update_solution", '''
-        def make_soft_update_op(pairs, tau):
-            return tf.group(*[target.assign((1.0 - tau) * source + tau * target) for source, target in pairs])
-        '''),
-    Mutant("soft_assign_add", "soft_update", "no-decay", "soft_update_solution", '''
-        def make_soft_update_op(pairs, tau):
-            return tf.group(*[target.assign_add(tau * source) for source, target in pairs])
-        '''),
+    edited("soft_tau_reversed", "soft_update", "tau-reversed",
+           ("tau * source + (1.0 - tau) * target", "(1.0 - tau) * source + tau * target")),
+    edited("soft_assign_add", "soft_update", "no-decay",
+           ("target.assign(tau * source + (1.0 - tau) * target)", "target.assign_add(tau * source)")),
     Mutant("polyak_map_structure", "polyak_update", "computed-not-assigned", "polyak_update_solution", '''
         def polyak_update(target, source, tau):
             tf.nest.assert_same_structure(target, source)
             target = tf.nest.map_structure(lambda t, s: tau * s + (1.0 - tau) * t, target, source)
         '''),
-    Mutant("polyak_plain_zip", "polyak_update", "silent-zip", "polyak_update_solution", '''
-        def polyak_update(target, source, tau):
-            for t, s in zip(tf.nest.flatten(target), tf.nest.flatten(source)):
-                t.assign(tau * s + (1.0 - tau) * t)
-        '''),
+    edited("polyak_plain_zip", "polyak_update", "silent-zip", ("tf.nest.assert_same_structure(target, source)", None)),
     # Hostile answers (issue 12): each passed the grader before its probe, case or check existed.
-    Mutant("sync_global_sources", "sync_op", "non-trainable-source", "sync_op_solution",
-           edited(SYNC, ("tf1.trainable_variables(src_scope + \"/\")", "tf1.global_variables(src_scope + \"/\")"))),
-    Mutant("sync_scope_without_slash", "sync_op", "prefix-scope", "sync_op_solution",
-           edited(SYNC, ("v.op.name[len(src_scope) + 1:]", "v.op.name.split(\"/\", 1)[1]"),
-                  ("v.op.name[len(dst_scope) + 1:]", "v.op.name.split(\"/\", 1)[1]"),
-                  ("(src_scope + \"/\")", "(src_scope)"), ("(dst_scope + \"/\")", "(dst_scope)"))),
-    Mutant("copy_returns_current_twice", "current_and_past", "wrong-outputs", "current_and_past_solution", '''
-        def build_current_and_past(net_fn, x):
-            def stop_gradient_getter(getter, name, *args, **kwargs):
-                return tf.stop_gradient(getter(name, *args, **kwargs))
-
-            with tf1.variable_scope("current"):
-                current = net_fn(x)
-            with tf1.variable_scope("past", custom_getter=stop_gradient_getter):
-                net_fn(x)
-            return current, current
-        '''),
-    Mutant("copy_getter_fixes_trainable", "current_and_past", "raised", "current_and_past_solution", '''
-        def build_current_and_past(net_fn, x):
-            def stop_gradient_getter(getter, name, *args, **kwargs):
-                return tf.stop_gradient(getter(name, *args, trainable=False, **kwargs))
-
-            with tf1.variable_scope("current"):
-                current = net_fn(x)
-            with tf1.variable_scope("past", custom_getter=stop_gradient_getter):
-                past = net_fn(x)
-            return current, past
-        '''),
+    edited("sync_global_sources", "sync_op", "non-trainable-source",
+           ('tf1.trainable_variables(src_scope + "/")', 'tf1.global_variables(src_scope + "/")')),
+    edited("sync_scope_without_slash", "sync_op", "prefix-scope",
+           ("v.op.name[len(scope) + 1:]", 'v.op.name.split("/", 1)[1]'),
+           ('(src_scope + "/")', "(src_scope)"), ('(dst_scope + "/")', "(dst_scope)")),
+    edited("copy_returns_current_twice", "current_and_past", "wrong-outputs",
+           ('kwargs["trainable"] = False', None),
+           ("        past = net_fn(x)\n    return current, past", "        net_fn(x)\n    return current, current")),
+    edited("copy_getter_fixes_trainable", "current_and_past", "raised",
+           ("""kwargs["trainable"] = False
+        return tf.stop_gradient(getter(name, *args, **kwargs))""",
+            "return tf.stop_gradient(getter(name, *args, trainable=False, **kwargs))")),
     Mutant("soft_returns_list", "soft_update", "not-one-op", "soft_update_solution", '''
         def make_soft_update_op(pairs, tau):
             return [target.assign(tau * source + (1.0 - tau) * target) for source, target in pairs]
         '''),
-    Mutant("polyak_strict_zip", "polyak_update", "changed-before-error", "polyak_update_solution", '''
-        def polyak_update(target, source, tau):
-            for t, s in zip(tf.nest.flatten(target), tf.nest.flatten(source), strict=True):
-                t.assign(tau * s + (1.0 - tau) * t)
-        '''),
+    edited("polyak_strict_zip", "polyak_update", "changed-before-error",
+           ("tf.nest.assert_same_structure(target, source)", None),
+           ("tf.nest.flatten(source))", "tf.nest.flatten(source), strict=True)")),
     Mutant("polyak_counts_leaves", "polyak_update", "silent-zip", "polyak_update_solution", '''
         def polyak_update(target, source, tau):
             targets, sources = tf.nest.flatten(target), tf.nest.flatten(source)
@@ -286,36 +176,29 @@ MUTANTS = [
             for k in keys:
                 target[k] = tf.Variable(tau * source[k] + (1.0 - tau) * target[k])
         '''),
-    Mutant("trainer_no_initial_sync", "lagged_trainer", "no-initial-sync", "lagged_trainer_solution",
-           edited(TRAINER, ("        self.sess.run(tf1.global_variables_initializer())\n        self.sess.run(self.sync)\n",
-                            "        self.sess.run(tf1.global_variables_initializer())\n"))),
-    Mutant("trainer_feeds_past_from_python", "lagged_trainer", "past-not-in-variables", "lagged_trainer_solution",
-           edited(TRAINER,
-                  ("            return tf.stop_gradient(getter(name, *args, **kwargs))",
-                   "            read = tf.stop_gradient(getter(name, *args, **kwargs))\n"
-                   "            self.reads[name[len(\"past/\"):]] = read  # fed from Python in step()\n"
-                   "            return read"),
-                  ("        self.x = tf1.placeholder", "        self.reads = {}\n        self.x = tf1.placeholder"),
-                  ("        self.sess.run(self.sync)\n\n", "        self.current_vars = {v.op.name[8:]: v for v in current_vars}\n"
-                   "        self.previous = self.sess.run(self.current_vars)\n\n"),
-                  ("        current, past = self.sess.run([self.current, self.past], {self.x: x})\n        self.sess.run(self.sync)\n",
-                   "        feed = {self.x: x, **{self.reads[n]: v for n, v in self.previous.items()}}\n"
-                   "        current, past = self.sess.run([self.current, self.past], feed)\n"
-                   "        self.previous = self.sess.run(self.current_vars)\n"))),
-    Mutant("trainer_session_per_step", "lagged_trainer", "session-per-step", "lagged_trainer_solution",
-           edited(TRAINER,
-                  ("        self.sess.run(self.sync)\n\n", "        self.sess.run(self.sync)\n"
-                   "        self.variables = tf1.global_variables()\n"
-                   "        self.values = self.sess.run(self.variables)\n\n"),
-                  ("""        current, past = self.sess.run([self.current, self.past], {self.x: x})
-        self.sess.run(self.sync)
-        self.sess.run(self.train, {self.x: x, self.y: y})
-""", """        with tf1.Session() as sess:  # a fresh session per step, fed the values kept in Python
+    edited("trainer_no_initial_sync", "lagged_trainer", "no-initial-sync", ("        self.sess.run(self.sync)\n\n", "\n")),
+    edited("trainer_feeds_past_from_python", "lagged_trainer", "past-not-in-variables",
+           ("            return tf.stop_gradient(getter(name, *args, **kwargs))",
+            "            read = tf.stop_gradient(getter(name, *args, **kwargs))\n"
+            "            self.reads[name[len(\"past/\"):]] = read  # fed from Python in step()\n"
+            "            return read"),
+           ("        self.x = tf1.placeholder", "        self.reads = {}\n        self.x = tf1.placeholder"),
+           ("        self.sess.run(self.sync)\n\n", "        self.current_vars = {v.op.name[8:]: v for v in current_vars}\n"
+            "        self.previous = self.sess.run(self.current_vars)\n\n"),
+           ("        current, past = self.sess.run([self.current, self.past], {self.x: x})\n        self.sess.run(self.sync)\n",
+            "        feed = {self.x: x, **{self.reads[n]: v for n, v in self.previous.items()}}\n"
+            "        current, past = self.sess.run([self.current, self.past], feed)\n"
+            "        self.previous = self.sess.run(self.current_vars)\n")),
+    edited("trainer_session_per_step", "lagged_trainer", "session-per-step",
+           ("        self.sess.run(self.sync)\n\n", "        self.sess.run(self.sync)\n"
+            "        self.variables = tf1.global_variables()\n"
+            "        self.values = self.sess.run(self.variables)\n\n"),
+           (_STEP, """        with tf1.Session() as sess:  # a fresh session per step, fed the values kept in Python
             for variable, value in zip(self.variables, self.values):
                 variable.load(value, sess)
             current, past = sess.run([self.current, self.past], {self.x: x})
             sess.run(self.sync)
             sess.run(self.train, {self.x: x, self.y: y})
             self.values = sess.run(self.variables)
-"""))),
+""")),
 ]
