@@ -57,9 +57,10 @@ release: setup
 grade: setup
 	$(PY) -m autograder grade $(SUBMISSIONS) --out $(OUT) --jobs $(JOBS)
 
-# The class report: score histograms, pass rates, frequent misconceptions, failed gradings.
+# The class report: score histograms, pass rates, frequent misconceptions, failed gradings, and the
+# integrity view: similar submissions (compared when the SUBMISSIONS folder is there) and flagged code.
 report: setup
-	$(PY) -m autograder report $(OUT) --out $(OUT)/report.html
+	$(PY) -m autograder report $(OUT) --out $(OUT)/report.html $(if $(wildcard $(SUBMISSIONS)),--submissions $(SUBMISSIONS))
 
 # One class graded three ways: stock nbgrader autograde, nbgrader autograde with the course's config,
 # the batch grader; prints each repeat's walls, then the medians and the speed-ups over stock.
