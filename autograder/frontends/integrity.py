@@ -24,8 +24,8 @@ STYLE = """
 table.code td { border: 0; padding: 0 .4em; white-space: pre; font-family: ui-monospace, monospace; }
 table.code td.where { color: #888; text-align: right; width: 2.5em; } table.code tr.gap td { color: #aaa; }
 table.code tr.cell td { font: 600 12px system-ui, sans-serif; color: #555; padding-top: .4em; }
-mark { background: #ffe08a; } table.flagged td.quoted code { white-space: pre-wrap; }
-table.flagged td.reason { min-width: 16em; }
+mark { background: #ffe08a; } table.flagged td.quoted code { white-space: pre-wrap; overflow-wrap: anywhere; }
+table.flagged td.quoted { width: 36%; }
 """
 
 
