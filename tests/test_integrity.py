@@ -4,6 +4,7 @@ hide a copy, break the report or inject into the page."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 
@@ -44,6 +45,16 @@ def test_the_release_and_the_solution_are_nobodys_code():
     handed = synthetic_notebooks(FIRST, ["lena", "malik", "nora"])  # solution, solution, release
     written = [written_code(s, nb, course) for s, nb in handed.items()]
     assert [w.code for w in written] == ["", "", ""]
+
+
+def test_the_course_code_run_through_a_formatter_is_still_nobodys():
+    course = course_code(FIRST)
+    (answered,) = synthetic_notebooks(FIRST, ["nora"]).values()  # the release with the solution's answers
+    formatted = nbformat.from_dict(answered)
+    for cell in formatted.cells:  # as a formatter would: other quotes, spaces after commas and around =
+        cell.source = re.sub(r",(\S)", r", \1", re.sub(r"(\w)=(\w)", r"\1 = \2", cell.source.replace('"', "'")))
+    assert formatted.cells != answered.cells
+    assert written_code("nora", formatted, course).code == ""
 
 
 def test_a_copy_padded_with_code_of_ones_own_is_still_found():

@@ -1,8 +1,9 @@
 """Similar submissions: which students of an assignment handed in the same code, MOSS-style.
 
 What a student wrote is their notebook's code cells less every line of the course's own (a line
-of the released notebook or of the solution, compared stripped of indentation), so the
-instructor's code never counts: a notebook handed in as released, or with the solution's answers,
+of the released notebook or of the solution, compared without spacing and with one kind of
+quote, so that a formatter run over the release writes nothing either), so the instructor's code
+never counts: a notebook handed in as released, or with the solution's answers,
 wrote nothing. Fingerprints are copydetect's (the k-grams of the tokenised code, names replaced
 by placeholders so that renaming hides nothing, as in MOSS); k-grams of the course's code are
 left out as boilerplate, and so are those that more than `COMMON` students share (MOSS's `-m`):
@@ -96,9 +97,14 @@ def course_code(assignment: str) -> CourseCode:
     notebook = lessons.load(assignment).notebook
     sources = [source for folder in ("notebooks", "solutions")
                for _, source in _code_cells(nbformat.read(COURSE_ROOT / folder / assignment / notebook, 4))]
-    lines = frozenset(line.strip() for source in sources for line in source.splitlines())
+    lines = frozenset(line_key(line) for source in sources for line in source.splitlines())
     fingerprint = CodeFingerprint("course.py", K, WINDOW, language="python", fp=io.StringIO("\n".join(sources)))
     return CourseCode(lines, np.array(sorted(fingerprint.hashes), dtype=np.int64))
+
+
+def line_key(line: str) -> str:
+    """A line as the course's lines are compared: no spacing, one kind of quote."""
+    return "".join(line.split()).replace("'", '"')
 
 
 def written_code(student: str, nb, course: CourseCode) -> Written:
@@ -106,7 +112,7 @@ def written_code(student: str, nb, course: CourseCode) -> Written:
     lines, where = [], []
     for label, source in _code_cells(nb):
         for number, line in enumerate(source.splitlines(), 1):
-            if line.strip() and line.strip() not in course.lines:
+            if line.strip() and line_key(line) not in course.lines:
                 lines.append(line)
                 where.append((label, number))
     return Written(student, "\n".join(lines), tuple(where))
