@@ -68,6 +68,19 @@ def test_a_copy_padded_with_code_of_ones_own_is_still_found():
     assert pair.similarity[0] > 0.9 and pair.similarity[1] < 0.3
 
 
+def test_a_copy_with_a_line_of_padding_after_each_line_is_still_found():
+    course = course_code(FIRST)
+    handed = synthetic_notebooks(FIRST, ["ada", "bao"])
+    padded = nbformat.from_dict(handed["bao"])
+    for cell in padded.cells:
+        if cell.metadata.get("nbgrader", {}).get("solution"):  # `_ = 0` after every line that ends a statement
+            cell.source = "\n".join(line + ("" if line.rstrip().endswith((",", "(")) or not line.strip()
+                                            else "\n" + re.match(r"\s*", line).group() + "_ = 0")
+                                    for line in cell.source.splitlines())
+    (pair,) = similar_pairs([written_code("ada", handed["ada"], course), written_code("bao", padded, course)], course)
+    assert pair.score < 0.5 and pair.matched >= 200  # listed for what it shares, not for its share
+
+
 def test_a_pair_shows_both_sides_matching_lines_escaped(synthetic):
     root, records = synthetic
     page = report_html(records, submissions=root / "submitted")

@@ -12,7 +12,8 @@ import html
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from autograder.frontends.similarity import MIN_MATCH, THRESHOLD, AssignmentSimilarity, Pair, Written, class_similarity
+from autograder.frontends.similarity import (MIN_MATCH, MUCH, THRESHOLD, AssignmentSimilarity, Pair, Written,
+                                             class_similarity)
 
 PAIRS_SHOWN = 25  # per assignment, side by side; the count says how many more there are
 LINES_SHOWN = 40  # per side of a pair
@@ -89,8 +90,9 @@ def similarity_section(records: Sequence[dict[str, Any]], submissions: Path | No
                        "<code>SUBMISSIONS</code> when that folder exists).</p>")
     how = (f"What each student wrote (their code cells less every line of the released notebook and the "
            f"solution) fingerprinted as MOSS does; a pair is listed when it shares at least {MIN_MATCH} "
-           f"characters of tokenised code and that is at least {THRESHOLD:.0%} of one side's code, the most "
-           "similar first. Shared code is marked; names do not matter (renaming hides nothing).")
+           f"characters of tokenised code and that is at least {THRESHOLD:.0%} of one side's code, or at least "
+           f"{MUCH} characters whatever the share; the most similar first. Shared code is marked; names do "
+           "not matter (renaming hides nothing).")
     return head + f"<p class='summary'>{_e(how)}</p>" + "".join(
         _assignment_pairs(s) for s in class_similarity(records, submissions))
 

@@ -10,7 +10,9 @@ left out as boilerplate, and so are those that more than `COMMON` students share
 an idiom half the class writes says nothing about two of them.
 
 A pair is listed when it shares at least `MIN_MATCH` characters of tokenised code and that is at
-least `THRESHOLD` of one side's fingerprinted code; the most similar first.
+least `THRESHOLD` of one side's fingerprinted code, or when it shares `MUCH` characters whatever
+the share (a copy with a line of padding after each of its lines keeps every line's own
+fingerprints, but only about 40% of the copied side's); the most similar first.
 """
 from __future__ import annotations
 
@@ -38,6 +40,7 @@ WINDOW = 1
 COMMON = 10  # a fingerprint in more submissions than this is the class's idiom, not a copy
 MIN_MATCH = 100  # tokenised characters (about four lines of code) two submissions must share
 THRESHOLD = 0.5  # of one side's fingerprinted code
+MUCH = 200  # tokenised characters (about eight lines): shared code of this size is listed at any share
 MAX_NOTEBOOK_BYTES = 20 * 2**20  # larger is no notebook a student wrote: left out, with a note
 MAX_CODE_CHARS = 200_000  # of written code per submission: the rest is left out, with a note
 
@@ -119,7 +122,7 @@ def written_code(student: str, nb, course: CourseCode) -> Written:
 
 
 def similar_pairs(written: Sequence[Written], course: CourseCode, threshold: float = THRESHOLD,
-                  min_match: int = MIN_MATCH, common: int = COMMON) -> list[Pair]:
+                  min_match: int = MIN_MATCH, much: int = MUCH, common: int = COMMON) -> list[Pair]:
     """The pairs of `written` (one assignment's) that share enough code, the most similar first."""
     from copydetect import CodeFingerprint, compare_files
     from copydetect.utils import get_token_coverage
@@ -144,7 +147,7 @@ def similar_pairs(written: Sequence[Written], course: CourseCode, threshold: flo
         if n * K < min_match:
             continue
         matched, similarity, (spans_i, spans_j) = compare_files(prints[i], prints[j])
-        if matched >= min_match and max(similarity) >= threshold:
+        if matched >= much or matched >= min_match and max(similarity) >= threshold:
             pairs.append(Pair(docs[i], docs[j], (float(similarity[0]), float(similarity[1])), int(matched),
                               (_spans(spans_i), _spans(spans_j))))
     return sorted(pairs, key=lambda p: (-p.score, -p.matched, p.a.student, p.b.student))
