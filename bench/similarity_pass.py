@@ -63,11 +63,11 @@ def synthetic_class(root: Path, assignment: str, students: int, copies: int, see
             if grade_id in answers:
                 cell.source = (answers[grade_id] if rng.random() < 0.7 else cell.source) + "\n\n" + own_lines(rng)
         handed.append(nb)
-    for i in range(copies):  # student i's notebook, every name in the answers changed
+    for i in range(copies):  # student i's notebook, every name in the answers changed (each copier their own way)
         nb = nbformat.from_dict(handed[i])
         for cell in nb.cells:
             if cell.metadata.get("nbgrader", {}).get("grade_id") in answers:
-                cell.source = re.sub(r"\b(%s)\b" % "|".join(NAMES), r"my_\1", cell.source)
+                cell.source = re.sub(r"\b(%s)\b" % "|".join(NAMES), rf"my{i}_\1", cell.source)
         handed.append(nb)
     records = []
     for i, nb in enumerate(handed):

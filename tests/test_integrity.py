@@ -57,6 +57,19 @@ def test_the_course_code_run_through_a_formatter_is_still_nobodys():
     assert written_code("nora", formatted, course).code == ""
 
 
+def test_two_students_renaming_the_same_names_in_the_course_code_share_nothing():
+    """Renamed course lines are theirs, but their fingerprints are the course's (names do not count);
+    only the seams between them, where course lines were left out, were new: those are nobody's."""
+    course = course_code(FIRST)
+    (release,) = synthetic_notebooks(FIRST, ["nora"]).values()
+    renamed = nbformat.from_dict(release)
+    for cell in renamed.cells:
+        cell.source = re.sub(r"\b(x|threshold|options|graph)\b", r"my_\1", cell.source)
+    written = [written_code(student, renamed, course) for student in ("lena", "omar")]
+    assert len(written[0].code) > 1000 and len(written[0].breaks) > 10
+    assert similar_pairs(written, course) == []
+
+
 def test_a_copy_padded_with_code_of_ones_own_is_still_found():
     course = course_code(FIRST)
     handed = synthetic_notebooks(FIRST, ["ada", "bao"])
@@ -88,7 +101,7 @@ def test_a_pair_shows_both_sides_matching_lines_escaped(synthetic):
     assert section.count('<article class="pair"') == 1
     assert '<div class="side" data-student="ada">' in section and '<div class="side" data-student="bao">' in section
     assert "<mark>" in section and "threshold_judge_solution" in section
-    assert "options[&quot;threshold&quot;]" in section  # the students' code, escaped
+    assert "self.opts[&quot;threshold&quot;]" in section  # the students' code, escaped
 
 
 def test_without_the_submissions_the_report_says_how_to_compare():

@@ -88,9 +88,9 @@ def similarity_section(records: Sequence[dict[str, Any]], submissions: Path | No
         return head + ("<p class='no-submissions'>Not compared: the report needs the submitted notebooks "
                        "(<code>report RESULTS --submissions DIR</code>; <code>make report</code> passes "
                        "<code>SUBMISSIONS</code> when that folder exists).</p>")
-    how = (f"What each student wrote (their code cells less every line of the released notebook and the "
-           f"solution) fingerprinted as MOSS does; a pair is listed when it shares at least {MIN_MATCH} "
-           f"characters of tokenised code and that is at least {THRESHOLD:.0%} of one side's code, or at least "
+    how = ("What each student wrote (the code cells that are not the released notebook's or the solution's) "
+           "fingerprinted as MOSS does, the course's code ignored; a pair is listed when it shares at least "
+           f"{MIN_MATCH} characters of tokenised code and that is at least {THRESHOLD:.0%} of one side's code, or at least "
            f"{MUCH} characters whatever the share; the most similar first. Shared code is marked; names do "
            "not matter (renaming hides nothing).")
     return head + f"<p class='summary'>{_e(how)}</p>" + "".join(

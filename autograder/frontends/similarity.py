@@ -1,13 +1,14 @@
 """Similar submissions: which students of an assignment handed in the same code, MOSS-style.
 
-What a student wrote is their notebook's code cells less every line of the course's own (a line
-of the released notebook or of the solution, compared without spacing and with one kind of
-quote, so that a formatter run over the release writes nothing either), so the instructor's code
-never counts: a notebook handed in as released, or with the solution's answers,
-wrote nothing. Fingerprints are copydetect's (the k-grams of the tokenised code, names replaced
-by placeholders so that renaming hides nothing, as in MOSS); k-grams of the course's code are
-left out as boilerplate, and so are those that more than `COMMON` students share (MOSS's `-m`):
-an idiom half the class writes says nothing about two of them.
+What a student wrote is the code cells of their notebook that are not the course's: a cell every
+line of which is a line of the released notebook or of the solution (compared without spacing and
+with one kind of quote, so that a formatter run over the release writes nothing either) is left
+out, so a notebook handed in as released, or with the solution's answers, wrote nothing.
+Fingerprints are copydetect's (the k-grams of the tokenised code, names replaced by placeholders
+so that renaming hides nothing, as in MOSS); k-grams of the course's code are left out as
+boilerplate, and so are those that more than `COMMON` students share (MOSS's `-m`): an idiom half
+the class writes says nothing about two of them; and so are those that join two cells the
+notebook does not join.
 
 A pair is listed when it shares at least `MIN_MATCH` characters of tokenised code and that is at
 least `THRESHOLD` of one side's fingerprinted code, or when it shares `MUCH` characters whatever
@@ -52,6 +53,7 @@ class Written:
     student: str
     code: str  # the lines, joined by "\n"
     where: tuple[tuple[str, int], ...]  # per line: its cell (nbgrader grade_id, else "cell N") and line in it
+    breaks: tuple[int, ...] = ()  # offsets in `code` where a cell starts (the cells before it are not adjacent)
 
 
 @dataclass(frozen=True)
@@ -111,35 +113,40 @@ def line_key(line: str) -> str:
 
 
 def written_code(student: str, nb, course: CourseCode) -> Written:
-    """The lines of `nb`'s code cells that are not the course's (blank lines left out too)."""
-    lines, where = [], []
+    """The code cells of `nb` that are not the course's: a cell is left out when every line of it is
+    a line of the course. A changed cell is kept whole (blank lines aside), so its strings and
+    brackets still close; the course's code in it is boilerplate to the fingerprints."""
+    lines, where, breaks, at = [], [], [], 0
     for label, source in _code_cells(nb):
-        for number, line in enumerate(source.splitlines(), 1):
-            if line.strip() and line_key(line) not in course.lines:
-                lines.append(line)
-                where.append((label, number))
-    return Written(student, "\n".join(lines), tuple(where))
+        numbered = [(number, line) for number, line in enumerate(source.splitlines(), 1) if line.strip()]
+        if all(line_key(line) in course.lines for _, line in numbered):
+            continue
+        if lines:
+            breaks.append(at)
+        for number, line in numbered:
+            lines.append(line)
+            where.append((label, number))
+            at += len(line) + 1
+    return Written(student, "\n".join(lines), tuple(where), tuple(breaks))
 
 
 def similar_pairs(written: Sequence[Written], course: CourseCode, threshold: float = THRESHOLD,
                   min_match: int = MIN_MATCH, much: int = MUCH, common: int = COMMON) -> list[Pair]:
     """The pairs of `written` (one assignment's) that share enough code, the most similar first."""
     from copydetect import CodeFingerprint, compare_files
-    from copydetect.utils import get_token_coverage
 
     docs = [w for w in written if w.code]
     prints = [CodeFingerprint(f"{i}.py", K, WINDOW, boilerplate=course.fingerprints, language="python",
                               fp=io.StringIO(w.code)) for i, w in enumerate(docs)]
+    for w, p in zip(docs, prints):
+        _forget(p, _across(p, w.breaks))
     holders: dict[int, list[int]] = {}
     for i, p in enumerate(prints):
         for h in p.hashes:
             holders.setdefault(h, []).append(i)
     idioms = {h for h, who in holders.items() if len(who) > common}
     for p in prints:  # the class's idioms count as boilerplate too
-        for h in idioms & p.hashes:
-            del p.hash_idx[h]
-        p.hashes -= idioms
-        p.token_coverage = get_token_coverage(p.hash_idx, K, len(p.filtered_code))
+        _forget(p, {i for h in idioms & p.hashes for i in p.hash_idx[h]})
     shared = Counter(pair for h, who in holders.items() if h not in idioms for pair in combinations(who, 2))
     pairs = []
     # A match of min_match characters spans at least min_match / K distinct k-grams.
@@ -151,6 +158,31 @@ def similar_pairs(written: Sequence[Written], course: CourseCode, threshold: flo
             pairs.append(Pair(docs[i], docs[j], (float(similarity[0]), float(similarity[1])), int(matched),
                               (_spans(spans_i), _spans(spans_j))))
     return sorted(pairs, key=lambda p: (-p.score, -p.matched, p.a.student, p.b.student))
+
+
+def _across(p, breaks: Sequence[int]) -> set[int]:
+    """The k-grams of `p` (by start in its tokenised code) that run across a break: they join cells
+    the notebook does not join (course cells were left out between them), so they are nobody's."""
+    in_code = np.arange(len(p.filtered_code))
+    if len(p.offsets):  # tokenised index -> index in the code, as copydetect maps its matches back
+        in_code = in_code + p.offsets[:, 1][np.clip(np.searchsorted(p.offsets[:, 0], in_code), 0, len(p.offsets) - 1)]
+    return {i for b in np.searchsorted(in_code, breaks) for i in range(max(int(b) - K + 1, 0), int(b))}
+
+
+def _forget(p, starts: set[int]) -> None:
+    """Drop the fingerprints of `p` that start at `starts` (boilerplate found after copydetect made it)."""
+    from copydetect.utils import get_token_coverage
+
+    if not starts:
+        return
+    for h in list(p.hashes):
+        kept = [i for i in p.hash_idx[h] if i not in starts]
+        if kept:
+            p.hash_idx[h] = kept
+        else:
+            del p.hash_idx[h]
+            p.hashes.discard(h)
+    p.token_coverage = get_token_coverage(p.hash_idx, K, len(p.filtered_code))
 
 
 def _spans(slices: np.ndarray) -> tuple[tuple[int, int], ...]:
