@@ -121,7 +121,8 @@ def synthetic_notebooks(assignment: str, students: list[str]) -> dict[str, nbfor
         handed["ada"] = _answered(assignment, groups[0])
         handed["bao"] = _disguised(handed["ada"])
         handed["gita"] = _answered(assignment, groups[1])
-        handed["hugo"] = _answered(assignment, [m for m in mutants_of(assignment) if m.cell == "variable_judge_solution"][:1])
+        wrong = [m for m in mutants_of(assignment) if m.cell == "variable_judge_solution"]
+        handed["hugo"] = _answered(assignment, wrong[:1])
         flag = FLAGS["kemal"][0]
         handed["kemal"] = _answered(assignment, [Alternative("flagged", "retune", flag["cell"], KEMAL_RETUNE)])
     return {student: handed[student] for student in students}

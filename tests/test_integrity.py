@@ -136,9 +136,12 @@ def test_odd_submissions_are_noted_never_the_end_of_the_report(tmp_path, synthet
     # A link to another student's notebook is not that student's work read twice: it is not read.
     os.symlink(folder / "ada" / FIRST / "rebuild_vs_feed.ipynb", folder / "linker" / FIRST / "rebuild_vs_feed.ipynb")
     (folder / "garbage" / FIRST / "rebuild_vs_feed.ipynb").write_text("{not json")
+    huge = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1\n" * 60_000)])
+    (folder / "huge" / FIRST).mkdir(parents=True)
+    nbformat.write(huge, folder / "huge" / FIRST / "rebuild_vs_feed.ipynb")
     records = [_record("ada", notebook_sha256="0" * 64), _record("bao"), _record("linker"), _record("garbage"),
                _record("tourist", notebook="../../ada/" + FIRST + "/rebuild_vs_feed.ipynb"),
-               _record("ghost"), _record("invalid-one", status="invalid")]
+               _record("ghost"), _record("invalid-one", status="invalid"), _record("huge")]
     (result,) = class_similarity(records, folder)
     assert [(p.a.student, p.b.student) for p in result.pairs] == [("ada", "bao")]
     notes = "\n".join(result.notes)
@@ -146,6 +149,7 @@ def test_odd_submissions_are_noted_never_the_end_of_the_report(tmp_path, synthet
     for student in ("linker", "garbage", "tourist", "ghost"):
         assert f"{student}: not compared" in notes
     assert "invalid-one" not in notes  # no notebook was graded: the failures section says why
+    assert "huge: only the first 200000 characters of code compared" in notes
 
 
 def test_what_students_wrote_or_named_is_escaped_in_both_sections(tmp_path):

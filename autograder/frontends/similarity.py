@@ -20,7 +20,7 @@ from __future__ import annotations
 import io
 import os
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -48,7 +48,7 @@ MAX_CODE_CHARS = 200_000  # of written code per submission: the rest is left out
 
 @dataclass(frozen=True)
 class Written:
-    """What one student wrote for an assignment: their own lines, and where each one is."""
+    """What one student wrote for an assignment: the lines of their changed cells, and where each one is."""
 
     student: str
     code: str  # the lines, joined by "\n"
@@ -235,7 +235,8 @@ def class_similarity(records: Iterable[dict[str, Any]], submissions: Path) -> li
                 w = written_code(str(r["student"]), nb, course)
                 if len(w.code) > MAX_CODE_CHARS:
                     result.notes.append(f"{w.student}: only the first {MAX_CODE_CHARS} characters of code compared")
-                    w = Written(w.student, w.code[:MAX_CODE_CHARS], w.where)
+                    w = replace(w, code=w.code[:MAX_CODE_CHARS],
+                                breaks=tuple(b for b in w.breaks if b < MAX_CODE_CHARS))
                 written.append(w)
         result.compared = sum(bool(w.code) for w in written)
         result.pairs = similar_pairs(written, course)
