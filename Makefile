@@ -57,15 +57,18 @@ release: setup
 grade: setup
 	$(PY) -m autograder grade $(SUBMISSIONS) --out $(OUT) --jobs $(JOBS)
 
-# The class report: score histograms, pass rates, frequent misconceptions, failed gradings.
+# The class report: score histograms, pass rates, frequent misconceptions, failed gradings, and the
+# integrity view: similar submissions (compared when the SUBMISSIONS folder is there) and flagged code.
 report: setup
-	$(PY) -m autograder report $(OUT) --out $(OUT)/report.html
+	$(PY) -m autograder report $(OUT) --out $(OUT)/report.html $(if $(wildcard $(SUBMISSIONS)),--submissions $(SUBMISSIONS))
 
 # One class graded three ways: stock nbgrader autograde, nbgrader autograde with the course's config,
 # the batch grader; prints each repeat's walls, then the medians and the speed-ups over stock.
+# Then each solution's grading time, and the class report's similarity pass over 500 submissions.
 bench: setup
 	$(PY) bench/grading_throughput.py --copies $(or $(COPIES),8) --repeats $(or $(REPEATS),3) --jobs $(JOBS)
 	$(PY) bench/solution_times.py --repeats $(or $(REPEATS),3)
+	$(PY) bench/similarity_pass.py --students 500
 
 # Machine-made mutants of every solution, graded in one warm batch: each exercise's kill rate and the
 # survivors to triage (tests/mutation/). ASSIGNMENTS="02_rebuild_vs_feed" narrows it.

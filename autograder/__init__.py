@@ -7,7 +7,8 @@ computes from `solutions/`.
 The parts, each a folder, with imports flowing one way (tests/test_architecture.py keeps it so):
 
     frontends/  what people run: the command line, the batch and cluster graders, nbgrader's
-                preprocessors, the check cells, the class report, the gradebook, the student bundle
+                preprocessors, the check cells, the class report (and who copied), the gradebook,
+                the student bundle
         │
     judging/    one submission's pipeline and verdicts: read, run, observe, judge, feedback, results
         │

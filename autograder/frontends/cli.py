@@ -82,7 +82,7 @@ def _gradebook(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     from autograder.frontends.report import write_report
 
-    print(f"wrote {write_report(args.results, args.out or args.results / 'report.html')}")
+    print(f"wrote {write_report(args.results, args.out or args.results / 'report.html', args.submissions)}")
     return 0
 
 
@@ -142,6 +142,8 @@ def parser() -> argparse.ArgumentParser:
     report = sub.add_parser("report", help="write the class report: scores, pass rates, misconceptions, failures")
     report.add_argument("results", type=Path, metavar="RESULTS", help="the --out folder of `grade`")
     report.add_argument("--out", type=Path, help="the HTML page to write (default RESULTS/report.html)")
+    report.add_argument("--submissions", type=Path, metavar="DIR",
+                        help="the submissions folder `grade` read: compare the notebooks for similar code")
     report.set_defaults(run=_report)
 
     bundle = sub.add_parser("bundle", help="build the student bundle zip (no solutions, no hidden tests)")

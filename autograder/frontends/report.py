@@ -5,7 +5,9 @@ grader wrote and shows, per assignment: the score distribution (a histogram), ea
 pass rate, and the most frequent misconceptions (the checks that failed, named and taught as in
 the students' feedback, counted once per student) as a bar chart and a table; then every
 submission that did not grade normally (`crashed`, `timeout`, `invalid`, `tampered`), with its
-reason. Plots are matplotlib PNGs embedded in the page, so it works offline and can be mailed.
+reason; then the integrity view (`integrity`): similar submissions side by side (given the
+submitted notebooks, `--submissions DIR`) and the code the grader flagged. Plots are matplotlib
+PNGs embedded in the page, so it works offline and can be mailed.
 
 Misconceptions are counted over `graded` submissions only: a crash says nothing about what a
 student understood. Pass rates count every submission of the assignment (a crash passes nothing).
@@ -215,24 +217,29 @@ def _failures_section(failed: Sequence[dict[str, Any]]) -> str:
             f"{rows}</table>")
 
 
-def report_html(records: Sequence[dict[str, Any]], title: str = "Class report") -> str:
-    """The whole page, from result records."""
+def report_html(records: Sequence[dict[str, Any]], title: str = "Class report",
+                submissions: Path | None = None) -> str:
+    """The whole page, from result records (and the submitted notebooks, to compare them)."""
+    from autograder.frontends.integrity import STYLE as INTEGRITY_STYLE, flagged_section, similarity_section
+
     stats = class_stats(records)
     students = len({r["student"] for r in records})
     body = "".join(_assignment_section(a) for a in stats.values())
     return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'><title>{_e(title)}</title>"
-            f"<style>{STYLE}</style></head><body><h1>{_e(title)}</h1>"
+            f"<style>{STYLE}{INTEGRITY_STYLE}</style></head><body><h1>{_e(title)}</h1>"
             f"<p class='summary' id='totals'><span id='students'>{students}</span> student(s), "
             f"<span id='submissions'>{len(records)}</span> submission(s), {len(stats)} assignment(s).</p>"
-            f"{body}{_failures_section(failed_gradings(records))}</body></html>\n")
+            f"{body}{_failures_section(failed_gradings(records))}"
+            f"{similarity_section(records, submissions)}{flagged_section(records)}</body></html>\n")
 
 
-def write_report(results: Path, out: Path) -> Path:
-    """Read every result under `results` and write the class report to `out`."""
+def write_report(results: Path, out: Path, submissions: Path | None = None) -> Path:
+    """Read every result under `results` and write the class report to `out`; with `submissions`
+    (the folder `grade` read), compare the notebooks the results graded."""
     from autograder.judging.results import atomic_write, read_results
 
     records = read_results(results)
     if not records:
         raise FileNotFoundError(f"no results in {results}")
-    atomic_write(out, report_html(records, f"Class report: {results.resolve().name}"))
+    atomic_write(out, report_html(records, f"Class report: {results.resolve().name}", submissions))
     return out

@@ -1,4 +1,5 @@
-"""The class report in a real browser: it renders offline, and the numbers it shows are the results'."""
+"""The class report in a real browser: it renders offline, the numbers it shows are the results', and
+its integrity view shows the copied pair side by side and the flagged line."""
 from __future__ import annotations
 
 import shutil
@@ -9,17 +10,19 @@ from pathlib import Path
 import pytest
 
 from autograder.frontends.report import class_stats, failed_gradings
-from tests.synthetic_class import write_synthetic_class
+from tests.synthetic_class import ASSIGNMENTS, COPIED, FLAGS, OWN_WORK, write_synthetic_class
 
 pytestmark = pytest.mark.e2e
-DOCS_SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "img" / "class_report.png"
+DOCS_IMG = Path(__file__).resolve().parents[2] / "docs" / "img"
+DOCS_SCREENSHOT = DOCS_IMG / "class_report.png"
+DOCS_INTEGRITY = DOCS_IMG / "class_report_integrity.png"
 
 
 def test_class_report_renders_and_matches_the_results(tmp_path, page, artifacts):
-    results = tmp_path / "results"
-    records = write_synthetic_class(results)
-    run = subprocess.run([sys.executable, "-m", "autograder", "report", str(results), "--out", str(tmp_path / "r.html")],
-                         capture_output=True, text=True, timeout=300)
+    results, submitted = tmp_path / "results", tmp_path / "submitted"
+    records = write_synthetic_class(results, submissions=submitted)
+    run = subprocess.run([sys.executable, "-m", "autograder", "report", str(results), "--out", str(tmp_path / "r.html"),
+                          "--submissions", str(submitted)], capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr
     requests = []
     page.on("request", lambda r: requests.append(r.url))
@@ -33,7 +36,7 @@ def test_class_report_renders_and_matches_the_results(tmp_path, page, artifacts)
     assert all(images.nth(i).evaluate("i => i.complete && i.naturalWidth > 300") for i in range(images.count()))
 
     for name, a in class_stats(records).items():
-        section = page.locator(f'section[data-assignment="{name}"]')
+        section = page.locator(f'section.assignment[data-assignment="{name}"]')
         assert section.locator(".count").inner_text() == str(len(a.scores))
         for e in a.exercises.values():
             row = section.locator(f'table.pass-rates tr[data-exercise="{e.id}"]')
@@ -53,10 +56,44 @@ def test_class_report_renders_and_matches_the_results(tmp_path, page, artifacts)
     page.set_viewport_size({"width": 1100, "height": 900})
     page.screenshot(path=str(artifacts / "class_report.png"), full_page=False)
     # One assignment's plots and pass rates, for the instructor guide.
-    section = page.locator('section[data-assignment="02_rebuild_vs_feed"]')
+    section = page.locator('section.assignment[data-assignment="02_rebuild_vs_feed"]')
     top, bottom = section.bounding_box(), section.locator("table.pass-rates").bounding_box()
     page.screenshot(path=str(artifacts / "class_report_section.png"), full_page=True,
                     clip={"x": top["x"] - 10, "y": top["y"] - 10, "width": top["width"] + 20,
                           "height": bottom["y"] + bottom["height"] - top["y"] + 20})
     if not DOCS_SCREENSHOT.exists():  # the docs' picture: made here, from the synthetic class, once
         shutil.copy(artifacts / "class_report_section.png", DOCS_SCREENSHOT)
+
+    # The integrity view: the copied pair first, side by side; no pair for the students who share only the release.
+    similar = page.locator(f'section.similarity[data-assignment="{ASSIGNMENTS[0]}"]')
+    pairs = similar.locator("article.pair")
+    assert pairs.count() == 1
+    first = pairs.first
+    assert (first.get_attribute("data-a"), first.get_attribute("data-b")) == COPIED
+    assert page.locator(f'article.pair[data-a="{OWN_WORK[0]}"][data-b="{OWN_WORK[1]}"]').count() == 0
+    assert page.locator(f'section.similarity[data-assignment="{ASSIGNMENTS[1]}"] article.pair').count() == 0
+    sides = first.locator("div.side")
+    assert sides.count() == 2
+    left, right = (sides.nth(i).bounding_box() for i in range(2))
+    assert abs(left["y"] - right["y"]) < 2 and right["x"] >= left["x"] + left["width"], "the sides are not side by side"
+    for i in range(2):
+        assert sides.nth(i).locator("mark").count() > 5 and sides.nth(i).locator("mark").first.is_visible()
+    assert "self.my_" in sides.nth(1).inner_text() and "self.my_" not in sides.nth(0).inner_text()
+    flags = page.locator("table.flagged tr.flag")
+    kemal = page.locator('table.flagged tr.flag[data-student="kemal"]')
+    assert kemal.count() == 1 and kemal.is_visible()
+    flag = FLAGS["kemal"][0]
+    assert kemal.locator("td.where").inner_text() == f"{flag['cell']}:{flag['line']}"
+    assert kemal.locator("td.quoted").inner_text() == flag["code"].strip()
+    assert kemal.locator("td.reason").inner_text() == flag["reason"]
+    assert flags.count() == 2 and page.locator('table.flagged tr.flag[data-status="tampered"]').count() == 1
+    # For the instructor guide: the copied pair's top and the flagged code.
+    heading = page.locator("#similar").bounding_box()
+    page.evaluate("""() => document.querySelectorAll('article.pair table.code')  // the pair cut short for the picture
+                         .forEach(t => [...t.rows].slice(12).forEach(r => r.remove()))""")
+    table = page.locator("table.flagged").bounding_box()
+    page.screenshot(path=str(artifacts / "class_report_integrity.png"), full_page=True,
+                    clip={"x": heading["x"] - 10, "y": heading["y"] - 10, "width": heading["width"] + 20,
+                          "height": table["y"] + table["height"] - heading["y"] + 20})
+    if not DOCS_INTEGRITY.exists():
+        shutil.copy(artifacts / "class_report_integrity.png", DOCS_INTEGRITY)
