@@ -14,11 +14,16 @@ students graded beside them keep full marks.
 | a folder name and an exception type with escapes and newlines | escaped in `.txt`, terminal and CSV |
 | an unreadable, a non-JSON and an odd result file in the results folder | named and skipped by `grade`, `report`, `gradebook` |
 | a record of an assignment the gradebook lacks | skipped with its reason; the others are stored |
+| a course copied elsewhere, graded with another checkout's venv | refused, naming both packages |
+
+The nbgrader front end's catalogue (metadata, renamed notebooks, timestamps, HTML in markdown) is
+in tests/test_nbgrader.py, where both front ends grade the same hostile notebooks.
 """
 from __future__ import annotations
 
 import csv
 import json
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -27,6 +32,7 @@ from types import SimpleNamespace
 import nbformat
 import pytest
 
+from autograder import COURSE_ROOT
 from autograder.course import lessons
 from autograder.judging.reference import solution_path
 from autograder.judging.submissions import LayoutError, discover
@@ -227,3 +233,16 @@ def test_one_students_folder_is_still_understood(tmp_path):
     lay_out(tmp_path, "carol", OTHER)
     assert sorted(s.assignment for s in discover([tmp_path / "carol"])) == [OTHER, ASSIGNMENT]
     assert {s.student for s in discover([tmp_path / "carol"])} == {"carol"}
+
+
+def test_a_course_copied_elsewhere_is_not_graded_with_another_checkouts_package(tmp_path):
+    """The copy's grader imports the copy's package; kernels started with this checkout's Python
+    would import this checkout's: refused, naming both, before any kernel."""
+    course = tmp_path / "course"
+    shutil.copytree(COURSE_ROOT / "autograder", course / "autograder", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(COURSE_ROOT / "nbgrader_config.py", course)
+    lay_out(course / "submitted", "alice")
+    run = autograder("grade", *GRADE_FLAGS, "submitted", "--out", "results", cwd=course)
+    assert run.returncode == 2, run.stderr[-2000:]
+    assert (f"imported the course's package from {course / 'autograder'}, but the kernels it starts with "
+            f"{sys.executable} would import {COURSE_ROOT / 'autograder'}") in run.stderr
