@@ -7,6 +7,7 @@ processes. It talks to the grader over Unix sockets in a private runtime folder.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import secrets
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping
 
+import psutil
 from jupyter_client import AsyncKernelManager
 from jupyter_client.kernelspec import KernelSpec
 from traitlets import Integer, List, Unicode
@@ -219,6 +221,12 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     wrapper = List(Unicode())
     kernel_uid = Integer(None, allow_none=True)
+    launched: psutil.Process | None = None  # the process started (bwrap, or the nanny), kept after it stops
+
+    async def _async_launch_kernel(self, kernel_cmd: list[str], **kw) -> None:  # noqa: D102 (jupyter_client's)
+        await super()._async_launch_kernel(kernel_cmd, **kw)
+        with contextlib.suppress(psutil.Error):
+            self.launched = psutil.Process(self.provisioner.pid)
 
     @property
     def kernel_spec(self) -> KernelSpec:
