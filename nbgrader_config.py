@@ -20,15 +20,26 @@ from nbgrader.preprocessors import (  # noqa: E402
     OverwriteKernelspec, SaveAutoGrades)
 from nbconvert.preprocessors import ClearMetadataPreprocessor  # noqa: E402
 
-from autograder.frontends.nbgrader import GradeInSandbox, RestoreHiddenTests  # noqa: E402
+from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
+from nbgrader.preprocessors import GetGrades  # noqa: E402
 
+from autograder.frontends.nbgrader import GradeInSandbox, RestoreHiddenTests  # noqa: E402
+from autograder.frontends.nbgrader_guard import RepairGradeCells, SanitizeHTML, install  # noqa: E402
+
+# One student's notebook fails only that student's grading, and gets the batch grader's verdict: a
+# renamed notebook is graded as the lesson, a broken timestamp.txt is ignored with a warning
+# (autograder/frontends/nbgrader_guard.py).
+install()
 c.Autograde.sanitize_preprocessors = [
+    RepairGradeCells,  # nbgrader metadata as released: odd, duplicated, re-flagged, added or deleted cells
     ClearOutput, DeduplicateIds, OverwriteKernelspec,
     RestoreHiddenTests,  # in place of OverwriteCells: no false checksum warnings (nbgrader#1961)
     CheckCellMetadata]
 c.Autograde.autograde_preprocessors = [
     GradeInSandbox,  # in place of Execute: nothing in the student's kernel decides a mark
+    SanitizeHTML,  # what the student wrote cannot run in formgrader or the feedback page
     IgnorePattern, ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades, AssignLatePenalties, CheckCellMetadata]
+c.GenerateFeedback.preprocessors = [GetGrades, CSSHTMLHeaderPreprocessor, SanitizeHTML]
 
 # The engine's knobs, shared with `python -m autograder grade` (which reads this file; its flags
 # override single values). These are the defaults.

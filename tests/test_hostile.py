@@ -5,6 +5,9 @@ from __future__ import annotations
 import copy
 import csv
 import json
+import os
+import sys
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -17,6 +20,7 @@ from autograder.course import lessons
 from autograder.engine.limits import Limits
 from autograder.judging.reference import cache_dir, solution_path
 from tests.conftest import LIMITS, SANDBOX, needs_sandbox, release_path
+from tests.mutation.lean import lean_notebook
 
 ASSIGNMENT = "02_rebuild_vs_feed"
 LESSON = lessons.load(ASSIGNMENT)
@@ -191,12 +195,38 @@ def grade_catalogue(root: Path, tight: bool, limits: Limits = LIMITS) -> dict[st
     return stored
 
 
+def leftovers(since: float) -> list[str]:
+    """Processes started since `since` from this checkout's Python (kernels, nannies, sandboxes,
+    zygotes and whatever they forked) that are this process's descendants or orphans: not those
+    of another process older than `since` (another pytest worker grading at the same time)."""
+    import psutil
+
+    me = os.getpid()
+    found = []
+    for process in psutil.process_iter(["pid", "cmdline", "create_time"]):
+        info = process.info
+        if info["pid"] == me or (info["create_time"] or 0) < since:
+            continue
+        if not any(sys.prefix in arg for arg in info["cmdline"] or ()):
+            continue
+        try:
+            ancestors = process.parents()
+        except psutil.Error:
+            continue
+        older = next((a for a in ancestors if a.pid == me or a.pid == 1 or a.create_time() < since), None)
+        if older is None or older.pid in (me, 1):
+            found.append(f"{info['pid']}: {' '.join(info['cmdline'])[:200]}")
+    return found
+
+
 @pytest.fixture(scope="module")
 def hostile(tmp_path_factory) -> dict[str, dict]:
+    started = time.time()
     results = grade_catalogue(tmp_path_factory.mktemp("hostile"), tight=False)
     tight = tight_limits(results["honest"]["duration_s"])
     results.update({f"tight-{k}": v for k, v in
                     grade_catalogue(tmp_path_factory.mktemp("tight"), tight=True, limits=tight).items()})
+    results["leftovers"] = leftovers(started)
     return results
 
 
@@ -288,3 +318,51 @@ def test_without_a_sandbox_killing_the_parent_costs_only_the_attacker(tmp_path):
     assert "kernel died" in records["b-kills-parent"]["reason"]
     for honest in ("a-honest", "c-honest"):
         assert (records[honest]["status"], records[honest]["score"]) == ("graded", FULL), records[honest]["reason"]
+
+
+@pytest.mark.slow
+def test_no_process_of_the_catalogue_outlives_it(hostile):
+    assert hostile["leftovers"] == []
+
+
+DAEMON = """
+import os, time
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        while True:
+            time.sleep(1)
+    os._exit(0)
+"""
+
+
+@pytest.mark.slow
+def test_without_a_sandbox_or_cgroups_every_stopped_kernel_leaves_nothing(tmp_path, monkeypatch):
+    """--no-sandbox on a machine without cgroups: however a kernel is stopped (it ends, dies, kills
+    its nanny, is interrupted, or ignores the interrupt and is killed), no process of it is left,
+    not even a daemon it double-forked into a session of its own."""
+    from autograder.engine.cgroups import KernelCgroup
+    from autograder.frontends.batch import grade_all
+    from autograder.judging.submissions import discover
+
+    monkeypatch.setattr(KernelCgroup, "create", classmethod(lambda cls, *a: None))
+    # Lean (no demos, no timing sweeps): without warm zygotes each kernel imports TensorFlow itself.
+    solution = lean_notebook(nbformat.read(solution_path(LESSON), as_version=4))
+    release = lean_notebook(nbformat.read(release_path(ASSIGNMENT), as_version=4))
+    attacks = {"daemon": with_cell(DAEMON)(copy.deepcopy(solution)),
+               "daemon-then-exit": with_cell(DAEMON + "\nos._exit(0)")(copy.deepcopy(solution)),
+               "kills-parent": with_cell(DAEMON + "\nimport signal\nos.kill(os.getppid(), signal.SIGKILL)")(
+                   copy.deepcopy(solution)),
+               "ignores-interrupt": with_cell(DAEMON + "\nimport signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)"
+                                              "\nwhile True:\n    pass")(copy.deepcopy(release))}
+    write_submission(tmp_path / "submitted", "honest", solution)
+    for name, nb in attacks.items():
+        write_submission(tmp_path / "submitted", name, nb)
+    started = time.time()
+    limits = Limits(cell_timeout=30, notebook_timeout=300, memory_mb=TIGHT.memory_mb, sandbox=False)
+    records = {r["student"]: r for r in grade_all(discover([tmp_path / "submitted"]), tmp_path / "out", jobs=2,
+                                                  limits=limits)}
+    assert (records["honest"]["status"], records["honest"]["score"]) == ("graded", FULL)
+    assert (records["daemon"]["status"], records["daemon"]["score"]) == ("graded", FULL)
+    assert records["ignores-interrupt"]["status"] == "timeout"
+    assert leftovers(started) == []

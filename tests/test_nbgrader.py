@@ -3,6 +3,8 @@
 `nbgrader autograde` grades through the course's engine (`autograder.frontends.nbgrader`), so its
 scores must equal the batch grader's on every submission, hostile ones included.
 """
+import copy
+import json
 import os
 import shutil
 import subprocess
@@ -47,10 +49,11 @@ def nbgrader(course: Path, *args: str, env: dict | None = None) -> subprocess.Co
     return subprocess.run([str(BIN / "nbgrader"), *args], cwd=course, env=env, capture_output=True, text=True)
 
 
-def submit(course: Path, student: str, assignment: str, notebook: Path | nbformat.NotebookNode) -> None:
+def submit(course: Path, student: str, assignment: str, notebook: Path | nbformat.NotebookNode,
+           name: str | None = None) -> None:
     folder = course / "submitted" / student / assignment
     folder.mkdir(parents=True)
-    target = folder / lessons.load(assignment).notebook
+    target = folder / (name or lessons.load(assignment).notebook)
     if isinstance(notebook, Path):
         shutil.copy(notebook, target)
     else:
@@ -70,12 +73,72 @@ def autograde(course: Path, assignment: str, **kwargs) -> subprocess.CompletedPr
     return run
 
 
+# The lesson whose solution is handed in as each hostile notebook of the agreement test.
+HOSTILE_LESSON = "02_rebuild_vs_feed" if "02_rebuild_vs_feed" in ASSIGNMENTS else ASSIGNMENTS[0]
+XSS = "<script>window.pwned = 1</script>\n\n<img src=x onerror=\"window.pwned = 2\">"
+
+
+def _nbgrader_meta(cell) -> dict:
+    return cell.metadata.get("nbgrader", {})
+
+
+def _check_cells(nb) -> list:
+    return [c for c in nb.cells if _nbgrader_meta(c).get("grade") and not _nbgrader_meta(c).get("solution")]
+
+
+def _with(nb, change) -> nbformat.NotebookNode:
+    nb = copy.deepcopy(nb)
+    change(nb)
+    return nb
+
+
+def _duplicate_first_check(nb) -> None:
+    first = _check_cells(nb)[0]
+    twin = copy.deepcopy(first)
+    twin.id = f"{first.id}-twin"
+    nb.cells.insert(nb.cells.index(first) + 1, twin)
+
+
+def _reflag_checks(nb) -> None:
+    for k, cell in enumerate(_check_cells(nb)):
+        if k % 2:
+            cell.metadata["nbgrader"]["grade"] = False
+        else:
+            cell.metadata["nbgrader"]["solution"] = True
+
+
+HOSTILE = {  # student: what the notebook does (each on the lesson's solution: the verdict is full marks)
+    "added-grade-cell": lambda nb: nb.cells.append(nbformat.v4.new_code_cell("print('mine')", metadata={"nbgrader": {
+        "grade": True, "grade_id": "my_bonus", "points": 100, "solution": False, "locked": False,
+        "schema_version": 3}})),
+    "deleted-check-cell": lambda nb: nb.cells.remove(_check_cells(nb)[0]),
+    "duplicated-check-cell": _duplicate_first_check,
+    "odd-schema-version": lambda nb: _check_cells(nb)[0].metadata["nbgrader"].update(schema_version=99),
+    "reflagged-check-cells": _reflag_checks,
+    "script-in-markdown": lambda nb: nb.cells.insert(1, nbformat.v4.new_markdown_cell(XSS)),
+    "renamed-notebook": lambda nb: None,  # handed in as my_work.ipynb
+    "garbage-timestamp": lambda nb: None,  # beside a timestamp.txt that is not a time
+}
+
+
+def submit_hostile(course: Path) -> dict[str, int]:
+    """Hand in every `HOSTILE` notebook; return each one's expected score."""
+    lesson = lessons.load(HOSTILE_LESSON)
+    solution = lean_notebook(nbformat.read(solution_path(lesson), as_version=4), checks=True)
+    for student, change in HOSTILE.items():
+        name = "my_work.ipynb" if student == "renamed-notebook" else None
+        submit(course, student, HOSTILE_LESSON, _with(solution, change), name=name)
+    (course / "submitted" / "garbage-timestamp" / HOSTILE_LESSON / "timestamp.txt").write_text("the day after\x1b[2J")
+    return dict.fromkeys(HOSTILE, lesson.max_score)
+
+
 @pytest.fixture(scope="module")
 def autograded(tmp_path_factory) -> SimpleNamespace:
     """One course for every lesson, graded by one `nbgrader autograde`: per lesson the solution, the
     untouched release and the mutant notebooks (`mutant_notebooks`), with each one's expected score.
     Releases and mutants are lean, as in the batch grader's tests (which grade each release whole),
-    but keep the check cells nbgrader scores."""
+    but keep the check cells nbgrader scores. Beside them, the `HOSTILE` notebooks, also graded by
+    the batch grader: both front ends must agree on them."""
     course = gradable(scratch_course(tmp_path_factory.mktemp("nbgrader")))
     assert nbgrader(course, "generate_assignment", "*", "--force").returncode == 0
     expected: dict[str, dict[str, int]] = {}
@@ -90,9 +153,45 @@ def autograded(tmp_path_factory) -> SimpleNamespace:
             submit(course, f"mutants-{k}", assignment, lean_notebook(swap_cells(solution, group), checks=True))
             expected[assignment][f"mutants-{k}"] = (lesson.max_score
                                                     - sum(lesson.exercise(m.exercise).points for m in group))
+    expected[HOSTILE_LESSON].update(submit_hostile(course))
     run = autograde(course, "*")
     feedback = nbgrader(course, "generate_feedback", "*", "--force")
+    batch = subprocess.run([sys.executable, "-m", "autograder", "grade", *GRADE_FLAGS,
+                            *(f"submitted/{student}" for student in HOSTILE), "--out", "batch"],
+                           cwd=course, capture_output=True, text=True)
+    assert batch.returncode == 0, batch.stderr[-3000:]
     return SimpleNamespace(course=course, expected=expected, run=run, feedback=feedback)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("student", sorted(HOSTILE))
+def test_both_front_ends_give_a_hostile_notebook_the_same_verdict(autograded, student):
+    """Full marks through nbgrader, as through the batch grader: what the notebook does to its cell
+    metadata, file name or timestamp neither costs nor earns a point, and fails no other student."""
+    course = autograded.course
+    record = json.loads((course / "batch" / student / f"{HOSTILE_LESSON}.json").read_text())
+    assert (record["status"], record["score"]) == ("graded", autograded.expected[HOSTILE_LESSON][student])
+    assert scores(course, HOSTILE_LESSON)[student] == record["score"], autograded.run.stderr[-3000:]
+
+
+@pytest.mark.slow
+def test_what_the_hostile_notebooks_did_is_logged(autograded):
+    log = autograded.run.stderr
+    assert f"graded my_work.ipynb as {lessons.load(HOSTILE_LESSON).notebook} (handed in under another name)" in log
+    assert "timestamp.txt: not a timestamp: the day after\\x1b[2J" in log
+    assert "was deleted: restored as released" in log
+    assert "ignoring the nbgrader metadata of a graded cell the release does not have (grade_id 'my_bonus')" in log
+    assert "ignoring the nbgrader metadata of a second cell with this grade_id" in log
+
+
+@pytest.mark.slow
+def test_a_students_html_never_runs_in_the_feedback_page(autograded):
+    page = (autograded.course / "feedback" / "script-in-markdown" / HOSTILE_LESSON /
+            Path(lessons.load(HOSTILE_LESSON).notebook).with_suffix(".html")).read_text()
+    assert "window.pwned" not in page and "onerror" not in page
+    autograded_nb = (autograded.course / "autograded" / "script-in-markdown" / HOSTILE_LESSON /
+                     lessons.load(HOSTILE_LESSON).notebook).read_text()
+    assert "window.pwned" not in autograded_nb, "formgrader shows the autograded notebook"
 
 
 @pytest.mark.slow

@@ -28,6 +28,7 @@ from autograder.engine.cgroups import join as join_cgroup
 from autograder.engine.forkserver import Zygote, kill_all, zygote_kernel_manager
 from autograder.engine.jail import MAX_PROCESSES
 from autograder.engine.limits import Limits
+from autograder.engine.nanny import TAG, kill_descendants, kill_tagged
 from autograder.engine.sandbox import (
     Confinement,
     SandboxedKernelManager,
@@ -131,6 +132,7 @@ class Launch:
     zygote: Zygote | None = None
     opens_log: bool = True  # False when the zygote opens the log itself
     startup_log_bytes: int | None = None  # how much of the log was written before any cell ran
+    tag: str = field(default_factory=lambda: secrets.token_hex(16))  # in the environment of an unsandboxed kernel
 
     def stdio(self, log_file) -> dict[str, Any]:
         """What the kernel's process is started with: its log as stdout/stderr, and its cgroup."""
@@ -204,7 +206,15 @@ def _launch(base: Path, hidden: Iterable[Path], limits: Limits, zygote: Zygote |
 def _clean_up(launch: Launch) -> None:
     """Kill whatever the kernel left, through its cgroup, and remove its run folder and log.
 
-    A zygote whose kernel's leftovers cannot be shown gone is closed (the pool starts another)."""
+    A zygote whose kernel's leftovers cannot be shown gone is closed (the pool starts another).
+    Without a cgroup, the process started (the nanny) and all it left are killed, however the kernel
+    was stopped."""
+    launched = launch.km.launched
+    if launched is not None and launch.cgroup is None and launch.zygote is None:
+        kill_descendants(launched)
+        with contextlib.suppress(psutil.Error):
+            launched.kill()
+        kill_tagged(launch.tag)
     if launch.cgroup is not None:
         if not launch.cgroup.kill_all() and launch.zygote is not None:
             launch.zygote.close()
@@ -221,7 +231,8 @@ async def _run(client: NotebookClient, nb: nbformat.NotebookNode, limits: Limits
     km = client.km
     with open(launch.log, "wb") if launch.opens_log else contextlib.nullcontext() as log:
         try:
-            async with client.async_setup_kernel(env=env, cwd=cwd, **launch.stdio(log)):
+            tagged = env if limits.sandbox else {**env, TAG: launch.tag}
+            async with client.async_setup_kernel(env=tagged, cwd=cwd, **launch.stdio(log)):
                 launch.startup_log_bytes = size_of(launch.log)
                 if km.kernel_uid is not None:
                     lock_rundir(launch.rundir)
@@ -240,6 +251,8 @@ async def _run(client: NotebookClient, nb: nbformat.NotebookNode, limits: Limits
             if execution.status == "graded":
                 execution.status, execution.reason = "crashed", _death_reason(launch, limits, exc)
         finally:
+            if km.launched is not None and not limits.sandbox:
+                kill_descendants(km.launched)  # before the nanny, whose orphans they would become
             if km.has_kernel:
                 await km.shutdown_kernel(now=True)
             await _cleanup_client(client)

@@ -17,3 +17,9 @@ class Limits:
     sandbox: bool = True
     scratch_mb: int = 1024
     file_mb: int = 256
+
+
+NOTEBOOK_MB = 64
+"""The largest notebook the grader reads (its size is checked before a byte is read): a released
+notebook is tens of kB and a student's with outputs a few MB, while a sparse file can claim a
+terabyte. A larger one is `invalid`, with its size in the reason."""

@@ -7,6 +7,7 @@ processes. It talks to the grader over Unix sockets in a private runtime folder.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import secrets
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Mapping
 
+import psutil
 from jupyter_client import AsyncKernelManager
 from jupyter_client.kernelspec import KernelSpec
 from traitlets import Integer, List, Unicode
@@ -65,15 +67,43 @@ NO_SANDBOX = ("bubblewrap cannot build a sandbox on this machine, and grading wi
               "isolation only.")
 
 
+class OtherPackage(SandboxUnavailable):
+    """The Python that kernels start with would import another copy of `autograder` than the grader
+    did (a course copied elsewhere, graded with the venv of another checkout)."""
+
+
+@functools.lru_cache(maxsize=1)
+def kernels_package() -> Path | None:
+    """The `autograder` package a kernel imports: what `sys.executable -I` finds (None if none)."""
+    run = subprocess.run([sys.executable, "-I", "-c", "import autograder, sys; sys.stdout.write(autograder.__file__)"],
+                         capture_output=True, text=True)
+    return Path(run.stdout).resolve().parent if run.returncode == 0 and run.stdout else None
+
+
+def require_own_package() -> None:
+    """Raise `OtherPackage`, naming both, unless kernels run the very package this process imported."""
+    mine = COURSE_ROOT / "autograder"
+    theirs = kernels_package()
+    if theirs != mine:
+        raise OtherPackage(
+            f"this grader imported the course's package from {mine}, but the kernels it starts with "
+            f"{sys.executable} would import {theirs or 'no autograder package'}: grade with the virtual "
+            f"environment of {COURSE_ROOT} (make setup there), or run from the checkout that environment was made for.")
+
+
 def require_sandbox() -> None:
-    """Raise `SandboxUnavailable`, with what to do about it, unless bubblewrap works here."""
+    """Raise `SandboxUnavailable`, with what to do about it, unless bubblewrap works here and kernels
+    run the package this process imported."""
+    require_own_package()
     if not bwrap_works():
         raise SandboxUnavailable(NO_SANDBOX)
 
 
 @functools.lru_cache(maxsize=1)
 def warn_unsandboxed() -> None:
-    """Say once per process that kernels run with process isolation only."""
+    """Say once per process that kernels run with process isolation only; raise `OtherPackage`
+    unless they run the package this process imported."""
+    require_own_package()
     print("warning: grading without a sandbox (--no-sandbox): kernels run with process isolation only, "
           "and a submission can read and change files the grader can.", file=sys.stderr, flush=True)
 
@@ -191,6 +221,12 @@ class SandboxedKernelManager(AsyncKernelManager):
 
     wrapper = List(Unicode())
     kernel_uid = Integer(None, allow_none=True)
+    launched: psutil.Process | None = None  # the process started (bwrap, or the nanny), kept after it stops
+
+    async def _async_launch_kernel(self, kernel_cmd: list[str], **kw) -> None:  # noqa: D102 (jupyter_client's)
+        await super()._async_launch_kernel(kernel_cmd, **kw)
+        with contextlib.suppress(psutil.Error):
+            self.launched = psutil.Process(self.provisioner.pid)
 
     @property
     def kernel_spec(self) -> KernelSpec:

@@ -30,6 +30,7 @@ from autograder.judging.grading import Grading, Judge, grade, notebook_hash, res
 from autograder.judging.reference import Observations, cache_dir, reference_observations
 from autograder.judging.results import read_results, result_path, write_class_csv, write_result
 from autograder.judging.submissions import NotPlain, Submission, plain_notebook_bytes
+from autograder.judging.untrusted_text import one_line
 
 BAR_WIDTH = 24
 
@@ -188,6 +189,6 @@ def _progress(records: list[dict[str, Any]], total: int, elapsed: float) -> None
     failures = sum(r["status"] != "graded" for r in records)
     filled = BAR_WIDTH * done // max(total, 1)
     print(f"[{'#' * filled}{'.' * (BAR_WIDTH - filled)}] {done}/{total} | failures {failures} | "
-          f"{done / max(elapsed, 1e-9) * 60:.1f}/min | {last['student']}/{last['assignment']}: "
+          f"{done / max(elapsed, 1e-9) * 60:.1f}/min | {one_line(last['student'])}/{last['assignment']}: "
           f"{last['score']}/{last['max_score']} {last['status']} in {last['duration_s']:.1f} s",
           file=sys.stderr, flush=True)

@@ -14,9 +14,13 @@ def _grade(args: argparse.Namespace) -> int:
     from autograder.engine.sandbox import SandboxUnavailable
     from autograder.frontends.batch import grade_all
     from autograder.frontends.settings import FLAGS, engine, load_config
-    from autograder.judging.submissions import discover, layout_hint
+    from autograder.judging.submissions import LayoutError, discover, layout_hint
 
-    submissions = discover(args.paths)
+    try:
+        submissions = discover(args.paths)
+    except LayoutError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     if not submissions:
         print("no submissions found under: " + " ".join(map(str, args.paths)) + "\n" + layout_hint(), file=sys.stderr)
         return 2
@@ -71,12 +75,15 @@ def _gradebook(args: argparse.Namespace) -> int:
     from autograder.frontends.gradebook import store
     from autograder.judging.results import read_results
 
-    records = read_results(args.results)
+    records = read_results(args.results)  # names each file it skips
     if not records:
         print(f"no results in {args.results}", file=sys.stderr)
         return 2
-    print(f"stored {store(records, args.db)} result(s) in {args.db}")
-    return 0
+    stored, skipped = store(records, args.db)
+    for reason in skipped:
+        print(f"skipped {reason}", file=sys.stderr)
+    print(f"stored {stored} result(s) in {args.db}" + (f", skipped {len(skipped)}" if skipped else ""))
+    return 1 if skipped else 0
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -158,6 +165,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         return args.run(args)
-    except (KeyError, FileNotFoundError) as exc:
-        print(f"error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
+    except (KeyError, OSError) as exc:  # a missing path, a page that cannot be written: said in one line
+        print(f"error: {exc.args[0] if isinstance(exc, KeyError) and exc.args else exc}", file=sys.stderr)
         return 2

@@ -6,14 +6,16 @@ from dataclasses import asdict
 from typing import Any, Sequence
 
 from autograder.judging.judge import ExerciseResult, Outcome
+from autograder.judging.untrusted_text import one_line
 
 MAX_VALUE_CHARS = 160
 NOT_JUDGED = "judged once the failure above is fixed"
 
 
 def format_value(value: Any) -> str:
-    """A short one-line rendering of an observed value, in Python's words (None, True), not JSON's."""
-    text = value if isinstance(value, str) else repr(value)
+    """A short one-line rendering of an observed value, in Python's words (None, True), not JSON's;
+    a control character in it (a newline, an escape sequence) is shown escaped."""
+    text = one_line(value if isinstance(value, str) else repr(value))
     return text if len(text) <= MAX_VALUE_CHARS else text[:MAX_VALUE_CHARS - 3] + "..."
 
 
@@ -37,18 +39,20 @@ def _details(outcome: Outcome) -> list[str]:
 
 
 def _outcome_lines(outcomes: Sequence[Outcome], indent: str = "  ") -> list[str]:
+    """One line per check, and one per detail of a failure; each on one line whatever its text holds
+    (an exception's type named by the submission could otherwise forge a line)."""
     lines = []
     for o in outcomes:
         if o.passed:
-            lines.append(f"{indent}PASS  {o.title}")
+            lines.append(f"{indent}PASS  {one_line(o.title)}")
             continue
         if not o.judged:
-            lines.append(f"{indent}....  {o.title}: {NOT_JUDGED}")
+            lines.append(f"{indent}....  {one_line(o.title)}: {NOT_JUDGED}")
             continue
         where = _where(o)
-        lines.append(f"{indent}FAIL  {o.title} [{o.id}]" + (f", {where}" if where else ""))
-        lines.append(f"{indent}      {o.message}")
-        lines += [f"{indent}      {d}" for d in _details(o)]
+        lines.append(one_line(f"{indent}FAIL  {o.title} [{o.id}]" + (f", {where}" if where else "")))
+        lines.append(f"{indent}      {one_line(o.message)}")
+        lines += [f"{indent}      {one_line(d)}" for d in _details(o)]
     return lines
 
 
@@ -135,16 +139,18 @@ class Report:
 
 
 def _record_header(record: dict[str, Any]) -> list[str]:
+    """The score line and the status line, each one line whatever the student's folder name or the
+    reason hold."""
     lines = [f"{record['assignment']}: {record['score']}/{record['max_score']} for {record['student']}"]
     if record["status"] != "graded" or record.get("reason"):
         lines.append(f"status: {record['status']}" + (f" ({record['reason']})" if record.get("reason") else ""))
-    return lines
+    return [one_line(line) for line in lines]
 
 
 def record_text(record: dict[str, Any]) -> str:
-    """A student's plain-text feedback for one graded assignment."""
-    parts = _record_header(record) + [""] + [e["feedback"] + "\n" for e in record["exercises"]]
-    return "\n".join(parts)
+    """A student's plain-text feedback for one graded assignment, written afresh from its outcomes."""
+    exercises = [exercise_text(ExerciseResult.from_json(e)) + "\n" for e in record["exercises"]]
+    return "\n".join(_record_header(record) + [""] + exercises)
 
 
 def record_html(record: dict[str, Any]) -> str:

@@ -1,13 +1,27 @@
-"""Write results so that nothing is ever half-written: one JSON per submission, one CSV per class."""
+"""Write results so that nothing is ever half-written: one JSON per submission, one CSV per class;
+read them back so that one odd record is reported and skipped, never the end of a run.
+
+The class's files (`grades.csv`, `report.html`) sit in the results folder beside one folder per
+student, so a student's folder is named so that it can never be one of them (`student_folder`).
+"""
 from __future__ import annotations
 
 import csv
 import io
 import json
 import os
+import sys
 import tempfile
+from numbers import Real
 from pathlib import Path
 from typing import Any, Iterable
+
+from autograder.judging.untrusted_text import one_line
+
+CLASS_FILES = ("grades.csv", "report.html")
+"""What the results folder holds for the whole class, beside the students' folders."""
+ESCAPE = "%"
+MAX_RECORD_BYTES = 16 * 2**20  # a result record is a few kB; anything far larger is not the grader's
 
 CSV_COLUMNS = ("student", "assignment", "score", "max_score", "status", "reason", "device", "duration_s")
 
@@ -17,12 +31,25 @@ def atomic_write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp", encoding="utf-8") as tmp:
         tmp.write(text)
-    os.replace(tmp.name, path)
+    try:
+        os.replace(tmp.name, path)
+    except OSError:  # `path` is a folder, say: leave nothing half-done behind
+        os.unlink(tmp.name)
+        raise
+
+
+def student_folder(student: str) -> str:
+    """The folder of `student`'s results: the student's own name, unless that is the name of a class
+    file (`grades.csv`, `report.html`, in any case) or starts with `%`; then it is `%` + the name.
+    Two students never share a folder, and no student's folder is a class file."""
+    if student.lower() in CLASS_FILES or student.startswith(ESCAPE):
+        return ESCAPE + student
+    return student
 
 
 def result_path(out: Path, student: str, assignment: str) -> Path:
-    """`OUT/<student>/<assignment>.json`."""
-    return out / student / f"{assignment}.json"
+    """`OUT/<student>/<assignment>.json` (the student's folder as `student_folder` names it)."""
+    return out / student_folder(student) / f"{assignment}.json"
 
 
 def write_result(out: Path, record: dict[str, Any]) -> Path:
@@ -38,9 +65,58 @@ def write_result(out: Path, record: dict[str, Any]) -> Path:
 
 
 def read_results(out: Path) -> list[dict[str, Any]]:
-    """Every result record under `out`, sorted by student then assignment."""
-    records = [json.loads(p.read_text()) for p in out.glob("*/*.json")]
+    """Every result record under `out`, sorted by student then assignment. A file that is not a
+    record (unreadable, not JSON, too large, missing a field, a field of the wrong type) is named on
+    stderr with what is wrong, and skipped."""
+    records = []
+    for path in sorted(out.glob("*/*.json")):
+        try:
+            record = _read_record(path)
+        except (OSError, ValueError) as exc:
+            print(one_line(f"skipping {path}: {exc}"), file=sys.stderr)
+            continue
+        records.append(record)
     return sorted(records, key=lambda r: (r["student"], r["assignment"]))
+
+
+def _read_record(path: Path) -> dict[str, Any]:
+    """The record in `path`; ValueError saying what is wrong when it is not one."""
+    if path.stat().st_size > MAX_RECORD_BYTES:
+        raise ValueError(f"larger than {MAX_RECORD_BYTES} bytes: not a result record")
+    record = json.loads(path.read_bytes())
+    problem = record_problem(record)
+    if problem:
+        raise ValueError(f"not a result record: {problem}")
+    return record
+
+
+_TYPES = {str: "text", Real: "a number", bool: "true or false", list: "a list"}
+RECORD_FIELDS = {"student": str, "assignment": str, "score": Real, "max_score": Real, "status": str,
+                 "exercises": list}
+EXERCISE_FIELDS = {"id": str, "points": Real, "max_points": Real, "passed": bool, "outcomes": list}
+OUTCOME_FIELDS = {"id": str, "title": str, "message": str, "passed": bool}
+
+
+def record_problem(record: Any) -> str:
+    """What keeps `record` from being a result record the readers (report, gradebook, feedback)
+    can use, in words; "" when nothing does."""
+    problem = _fields_problem(record, RECORD_FIELDS, "the record")
+    for i, exercise in enumerate(record["exercises"] if not problem else ()):
+        problem = problem or _fields_problem(exercise, EXERCISE_FIELDS, f"exercise {i}")
+        for j, outcome in enumerate(exercise["outcomes"] if not problem else ()):
+            problem = problem or _fields_problem(outcome, OUTCOME_FIELDS, f"outcome {j} of exercise {i}")
+    return problem
+
+
+def _fields_problem(value: Any, fields: dict[str, type], what: str) -> str:
+    if not isinstance(value, dict):
+        return f"{what} is not an object"
+    for name, kind in fields.items():
+        if name not in value:
+            return f"{what} has no {name!r}"
+        if not isinstance(value[name], kind) or (kind is Real and isinstance(value[name], bool)):
+            return f"{what}'s {name!r} is not {_TYPES[kind]}"
+    return ""
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -53,13 +129,14 @@ def csv_safe(value: Any) -> Any:
 
 
 def write_class_csv(out: Path, records: Iterable[dict[str, Any]]) -> Path:
-    """`OUT/grades.csv`: one row per submission, no cell a spreadsheet would take for a formula."""
+    """`OUT/grades.csv`: one row per submission, no cell a spreadsheet would take for a formula, no
+    control character (a newline, an escape sequence in a folder's name) but as a visible escape."""
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
     for r in records:
         row = {**r, "reason": " ".join(str(r.get("reason", "")).split())}
-        writer.writerow({k: csv_safe(v) for k, v in row.items()})
+        writer.writerow({k: csv_safe(one_line(v) if isinstance(v, str) else v) for k, v in row.items()})
     path = out / "grades.csv"
     atomic_write(path, buffer.getvalue())
     return path

@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Iterable
 
 from autograder.course import lessons
+from autograder.engine.limits import NOTEBOOK_MB
+from autograder.judging.untrusted_text import one_line
 
 
 @dataclass(frozen=True)
@@ -27,7 +29,12 @@ class Submission:
 
 
 class NotPlain(Exception):
-    """The submission is not a plain file inside its folder: a symlink, or a path leading outside."""
+    """The grader will not read the submission: not a plain file inside its folder (a symlink, a
+    path leading outside), or too large."""
+
+
+class TooLarge(NotPlain):
+    """The notebook is larger than `NOTEBOOK_MB`, which its size said before a byte was read."""
 
 
 def from_notebook(path: Path) -> Submission:
@@ -71,28 +78,79 @@ def _is_dir_entry(path: Path) -> bool:
     return path.is_dir() and not path.name.startswith(".")
 
 
-def from_folder(root: Path) -> list[Submission]:
-    """nbgrader's layout, `<root>/<student>/<assignment>/<notebook>.ipynb`, for every known assignment.
+def _folders(path: Path) -> list[Path]:
+    """The visible folders in `path`, sorted; [] if it cannot be listed."""
+    try:
+        return [p for p in sorted(path.iterdir()) if _is_dir_entry(p)]
+    except OSError:
+        return []
 
-    Also accepts one student's folder (`<root>` = `submitted/carol`, holding assignment folders)
-    and one assignment folder (`submitted/carol/02_rebuild_vs_feed`). A student folder whose
-    assignment folder lacks the lesson's notebook still yields a submission, so that it gets a
-    result (status `invalid`) instead of silently vanishing from the CSV.
+
+def _holds_assignments(path: Path, known: set[str]) -> bool:
+    """Whether `path` holds a folder named like an assignment: a student's folder does."""
+    return any(p.name in known for p in _folders(path))
+
+
+class LayoutError(ValueError):
+    """A folder given to `grade` that could be read two ways; the message says which and why."""
+
+
+def _warn(message: str) -> None:
+    print(one_line(message), file=sys.stderr)
+
+
+def from_folder(root: Path) -> list[Submission]:
+    """The submissions in a folder given to `grade`, whose layout is read from what it holds (the
+    course's list of assignments, and where notebooks sit), never from a student's folder name:
+
+    - a class, nbgrader's `<root>/<student>/<assignment>/<notebook>.ipynb`: some folder in it holds
+      assignment folders, and is not itself named like an assignment (a student called
+      `01_graphs_and_sessions` is then one more student);
+    - one student's folder, `<root>/<assignment>/`: no folder in it holds assignment folders;
+    - one assignment folder, named like an assignment and holding no assignment folder.
+
+    A folder that fits both of the first two is refused (`LayoutError`, naming what fits which).
+    In a class, each folder that holds no assignment folder is named on stderr, never dropped in
+    silence; an assignment folder whose notebook is missing still yields a submission, which gets
+    an `invalid` result.
     """
     root = root.absolute()
     known = set(lessons.assignments())
-    if root.name in known:  # one assignment folder
+    if root.name in known and not _holds_assignments(root, known):  # one assignment folder
         return [_submission(root.parent.parent, root.parent.name, root.name)]
-    children = [p for p in sorted(root.iterdir()) if _is_dir_entry(p)]
-    if children and any(p.name in known for p in children):  # one student's folder
-        return [_submission(root.parent, root.name, p.name) for p in children if p.name in known]
+    children = _folders(root)
+    students = [p for p in children if _holds_assignments(p, known)]
+    named_like_assignments = [p for p in children if p.name in known]
+    if any(p.name not in known for p in students) or not named_like_assignments:
+        return _class(root, children, known)
+    flat = [p for p in named_like_assignments if p not in students]
+    if students and flat:
+        raise LayoutError(
+            f"{root} could be a class or one student's folder: "
+            f"{', '.join(p.name for p in students)} hold(s) assignment folders as a student's folder does, "
+            f"{', '.join(p.name for p in flat)} do(es) not, as an assignment folder. "
+            "Give the class folder with at least one student named otherwise, or each student's folder alone.")
+    if students:
+        return _class(root, children, known)
+    for p in children:
+        if p.name not in known:
+            _warn(f"skipping {p}: no lesson called {p.name!r}")
+    return [_submission(root.parent, root.name, p.name) for p in named_like_assignments]
+
+
+def _class(root: Path, students: list[Path], known: set[str]) -> list[Submission]:
+    """Every submission of a class folder, each student's folder read as holding assignment folders."""
     found = []
-    for student_dir in children:
-        for assignment_dir in sorted(p for p in student_dir.iterdir() if _is_dir_entry(p)):
+    for student_dir in students:
+        folders = _folders(student_dir)
+        for assignment_dir in folders:
             if assignment_dir.name not in known:
-                print(f"skipping {assignment_dir}: no lesson called {assignment_dir.name!r}", file=sys.stderr)
+                _warn(f"skipping {assignment_dir}: no lesson called {assignment_dir.name!r}")
                 continue
             found.append(_submission(root, student_dir.name, assignment_dir.name))
+        if not any(p.name in known for p in folders):
+            _warn(f"not graded: {student_dir} holds no assignment folder (found {found_in(student_dir)}); "
+                  f"a student's notebook goes in {student_dir.name}/<assignment>/")
     return found
 
 
@@ -118,7 +176,8 @@ def layout_hint() -> str:
     """The layouts `discover` understands, for a message when it found nothing."""
     known = ", ".join(lessons.assignments())
     return ("expected a notebook, or a folder laid out as <folder>/<student>/<assignment>/<notebook>.ipynb "
-            f"(or one student's <student>/<assignment>/ folders); known assignments: {known}")
+            f"(or one student's <student>/<assignment>/ folders, or one <assignment>/ folder); "
+            f"known assignments: {known}")
 
 
 def plain_notebook_bytes(submission: Submission) -> bytes:
@@ -126,6 +185,7 @@ def plain_notebook_bytes(submission: Submission) -> bytes:
     plain folders from the submission's root: no component below the root may be a symlink, and
     the file is opened with O_NOFOLLOW, so a link swapped in meanwhile is refused too.
 
+    Its size is checked before it is read: a notebook over `NOTEBOOK_MB` raises `TooLarge`.
     Raises `NotPlain` (with the reason) or `OSError` (no such file, unreadable).
     """
     path = submission.path
@@ -144,7 +204,14 @@ def plain_notebook_bytes(submission: Submission) -> bytes:
             raise NotPlain(f"{here.relative_to(root)} is a symbolic link (to {os.readlink(here)}): "
                            "hand in the notebook itself, as a plain file")
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    limit = NOTEBOOK_MB * 2**20
     with os.fdopen(fd, "rb") as f:
-        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+        info = os.fstat(f.fileno())
+        if not stat.S_ISREG(info.st_mode):
             raise NotPlain(f"{path.name} is not a regular file")
-        return f.read()
+        if info.st_size > limit:
+            raise TooLarge(f"{path.name} is {info.st_size} bytes, more than the {NOTEBOOK_MB} MB a notebook may be")
+        data = f.read(limit + 1)  # bounded even if the file grows after the check
+    if len(data) > limit:
+        raise TooLarge(f"{path.name} grew past the {NOTEBOOK_MB} MB a notebook may be while it was read")
+    return data
