@@ -46,9 +46,10 @@ LESSON = Lesson(
             checks=(
                 Check("prefix-scope", "touches no scope that merely shares the name's prefix",
                       "A scope whose name only starts with the same letters (e.g. 'current_old' next to "
-                      "'current') was read or written. get_collection(key, scope) matches the scope as a "
-                      "prefix of the name: pass src_scope + '/' and dst_scope + '/' so only variables "
-                      "inside the scope are selected.",
+                      "'current') was read or written. get_collection(key, scope) treats the scope as a "
+                      "regular expression matched at the start of each name (re.match), so 'current' also "
+                      "matches 'current_old/...': pass re.escape(src_scope) + '/' and re.escape(dst_scope) "
+                      "+ '/' so only variables inside the scope are selected.",
                       same("decoy_written"), shows=("decoy_written",)),
                 Check("non-trainable-source", "copies only the trainable variables of the source",
                       "The partner of a non-trainable source variable was overwritten. The sources are the "
