@@ -98,11 +98,9 @@ class Execute(Step):
                                           g.device_env, g.zygote)
         g.status = g.execution.status
         g.reason = "; ".join(r for r in (g.reason, g.execution.reason) if r)
-        if g.execution.tampered:
-            names = g.execution.tampered
+        if g.execution.tampered:  # the grader's own words (see `kernel.Execution.tampered`)
             g.status = "tampered"
-            g.reason = (f"the submission replaced {len(names)} function(s) the grader relies on, e.g. "
-                        + ", ".join(names[:5]))
+            g.reason = "the submission tampered with the grader's tools: " + "; ".join(g.execution.tampered)
 
 
 class Judge(Step):
