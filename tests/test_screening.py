@@ -9,7 +9,8 @@ import pytest
 
 from autograder.course import lessons
 from autograder.judging.reference import solution_path
-from autograder.judging.screening import released_sources, screen, screen_sources, verdict
+from autograder.engine.kernel import released_sources
+from autograder.judging.screening import screen, screen_sources, verdict
 from tests.alternatives import alternatives_of
 from tests.conftest import release_path
 from tests.mutants import mutants_of
@@ -45,6 +46,9 @@ FORGERIES = {
     "session-send": "from ipykernel.kernelbase import Kernel",
     "magic": "%run other.py",
     "shell": "!cat /etc/passwd",
+    "shell-assigned": "files = !ls /proc",
+    "cell-magic": "%%bash\nls",
+    "behind-top-level-await": "import asyncio\nawait asyncio.sleep(0)\nimport sys\nsys._getframe()",
     # the grader's own modules
     "clears-snapshot": "import autograder.inkernel.integrity as integrity\nintegrity._snapshot.clear()",
     "replaces-module-attribute": "from autograder.inkernel import probe\nprobe.np = None",
@@ -118,7 +122,7 @@ def test_honest_constructs_pass(honest):
 def test_no_honest_notebook_is_flagged(assignment):
     """Every solution and release, every alternative and every mutant (wrong, but honest) screens clean."""
     lesson = lessons.load(assignment)
-    released = released_sources(assignment, lesson.notebook)
+    released = released_sources(assignment)
     for path in (solution_path(lesson), release_path(assignment)):
         assert screen(nbformat.read(path, as_version=4), released) == [], path
     for swap in [*alternatives_of(assignment), *mutants_of(assignment)]:
@@ -129,4 +133,4 @@ def test_an_instructors_cell_left_as_released_is_not_screened():
     lesson = lessons.load("06_seeds_and_pipelines")
     nb = nbformat.read(release_path(lesson.assignment), as_version=4)
     assert any("import inspect" in c.source for c in nb.cells)  # a demo cell the screen would zero
-    assert screen(nb, released_sources(lesson.assignment, lesson.notebook)) == []
+    assert screen(nb, released_sources(lesson.assignment)) == []

@@ -18,6 +18,7 @@ import shutil
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Coroutine, Iterable, Mapping, Sequence
 
@@ -25,6 +26,7 @@ import nbformat
 import psutil
 from nbclient import NotebookClient
 
+from autograder import COURSE_ROOT
 from autograder.course.spec import Case
 from autograder.engine.cgroups import KernelCgroup
 from autograder.engine.cgroups import join as join_cgroup
@@ -82,13 +84,32 @@ def probe_requests(cases_by_exercise: Mapping[str, Sequence[Case]]) -> list[tupl
             if (picked := [c for c in cases if c.public == (phase == "public")])]
 
 
+@lru_cache(maxsize=None)
+def released_sources(assignment: str) -> frozenset[str]:
+    """The sources of the code cells of the released notebook(s) in `notebooks/<assignment>/`: the
+    instructor's code (empty for an assignment without a release)."""
+    return frozenset(cell.source for path in sorted((COURSE_ROOT / "notebooks" / assignment).glob("*.ipynb"))
+                     for cell in nbformat.read(path, as_version=4).cells if cell.cell_type == "code")
+
+
+def cell_file_hashes(sources: Iterable[str]) -> list[int]:
+    """What ipykernel names the file of a cell with each of `sources` (`<tmp>/ipykernel_<pid>/<hash>.py`):
+    the audit hook lets the instructor's cells, known by these names, do what a demo needs."""
+    from ipykernel.compiler import get_tmp_hash_seed, murmur2_x86
+
+    return sorted(murmur2_x86(source, get_tmp_hash_seed()) for source in sources)
+
+
 def runnable_notebook(nb: nbformat.NotebookNode, assignment: str,
                       cases_by_exercise: Mapping[str, Sequence[Case]], nonce: str) -> nbformat.NotebookNode:
-    """A first cell that records what the probes rely on (`integrity`), the notebook's code cells
-    minus check cells, then the probe cells (`probe_requests`)."""
+    """A first cell that records what the probes rely on (`integrity`) and installs the audit hook
+    (`audit`), the notebook's code cells minus check cells, then the probe cells (`probe_requests`)."""
+    instructor = cell_file_hashes(released_sources(assignment))
     snapshot = nbformat.v4.new_code_cell(
         f"import autograder.inkernel.probe, autograder.course.lessons.l{assignment}, autograder.inkernel.integrity\n"
-        "autograder.inkernel.integrity.snapshot()", metadata={"autograder_snapshot": True})
+        "import autograder.inkernel.audit\n"
+        "autograder.inkernel.integrity.snapshot()\n"
+        f"autograder.inkernel.audit.install({instructor!r})", metadata={"autograder_snapshot": True})
     cells = [snapshot] + [nbformat.v4.new_code_cell(c.source) for c in nb.cells
                           if c.cell_type == "code" and not is_check_cell(c)]
     requests = probe_requests(cases_by_exercise)

@@ -16,7 +16,7 @@ import nbformat
 from autograder.course import lessons
 from autograder.course.spec import Lesson
 from autograder.engine.forkserver import Zygote
-from autograder.engine.kernel import CELL_TIMEOUT_NAME, Execution, execute_and_observe
+from autograder.engine.kernel import CELL_TIMEOUT_NAME, Execution, execute_and_observe, released_sources
 from autograder.engine.limits import Limits
 from autograder.judging.feedback import exercise_json
 from autograder.judging.judge import ExerciseResult, failed_exercise, judge_exercise
@@ -97,7 +97,7 @@ class Screen(Step):
     that can steer the grader makes the submission `tampered`, and it is never run."""
 
     def run(self, g: Grading) -> None:
-        g.flags = screening.screen(g.notebook, screening.released_sources(g.lesson.assignment, g.lesson.notebook))
+        g.flags = screening.screen(g.notebook, released_sources(g.lesson.assignment))
         reason = screening.verdict(g.flags)
         if reason:
             g.status, g.reason = "tampered", "; ".join(r for r in (g.reason, reason) if r)

@@ -25,12 +25,10 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import asdict, dataclass
-from functools import lru_cache
 from typing import Any, Iterable
 
 import nbformat
 
-from autograder import COURSE_ROOT
 from autograder.engine.kernel import is_check_cell
 from autograder.engine.untrusted import capped
 
@@ -43,7 +41,7 @@ ALLOWED_MODULES: dict[str, frozenset[str] | None] = {
     "math": None, "time": None, "collections": None, "itertools": None, "json": None,
     "tempfile": None, "shutil": None, "__future__": None,
     "os": frozenset({"path", "listdir", "makedirs", "mkdir", "getcwd", "remove", "unlink", "rmdir", "walk",
-                     "scandir", "sep", "rename", "replace", "stat", "environ", "fspath", "PathLike"}),
+                     "scandir", "sep", "rename", "replace", "stat", "fspath", "PathLike"}),
 }
 # Dotted modules allowed beyond those, with the names a `from` import may take from them.
 ALLOWED_FROM = {"IPython.display": frozenset({"display", "Markdown", "HTML", "Image"}),
@@ -131,16 +129,16 @@ def screen(nb: nbformat.NotebookNode, released: Iterable[str]) -> list[Finding]:
 
 
 def screen_sources(sources: dict[int, str]) -> list[Finding]:
-    """The findings in cells' sources (by cell index), read as IPython runs them (magics, shell lines)."""
-    findings, trees = [], {}
+    """The findings in cells' sources (by cell index), read as IPython runs them: magics and shell
+    lines become the `get_ipython()` calls they are (only `%matplotlib inline` is left out), and a
+    top-level `await` parses."""
+    findings: list[Finding] = []
+    trees = {}
     for cell, source in sources.items():
-        magic = _magic_finding(source.splitlines(), cell)
-        if magic:
-            findings.append(magic)
-            continue
         try:
-            trees[cell] = ast.parse(source)
-        except SyntaxError:  # IPython would not run it either (magics were handled above)
+            trees[cell] = compile(_as_python(source), f"<cell {cell}>", "exec",
+                                  flags=ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT, dont_inherit=True)
+        except (SyntaxError, ValueError):  # IPython cannot run it either: nothing in it runs
             continue
     own = {name for tree in trees.values() for name in _own_private(tree)}
     for cell, tree in trees.items():
@@ -163,17 +161,15 @@ def _own_private(tree: ast.AST) -> set[str]:
     return {n for n in names if n.startswith("_")}
 
 
-# A line IPython runs other than as Python: a magic, a shell escape, help (`x?`).
-_NOT_PYTHON = re.compile(r"\s*([%!]|.*\?\s*$)")
 ALLOWED_MAGICS = re.compile(r"\s*%matplotlib\s+inline\s*$")
 
 
-def _magic_finding(lines: list[str], cell: int) -> Finding | None:
-    for number, line in enumerate(lines, 1):
-        if _NOT_PYTHON.match(line) and not ALLOWED_MAGICS.match(line):
-            return Finding(cell, number, _code(line), "runs an IPython magic or a shell command, which the "
-                                                      "screen cannot read as Python")
-    return None
+def _as_python(source: str) -> str:
+    """The Python IPython runs for a cell's source (its own input transformers)."""
+    from IPython.core.inputtransformer2 import TransformerManager
+
+    lines = ["" if ALLOWED_MAGICS.match(line) else line for line in source.splitlines()]
+    return TransformerManager().transform_cell("\n".join(lines))
 
 
 def _code(text: str) -> str:
@@ -317,14 +313,6 @@ def _is_self(node: ast.AST) -> bool:
 
 def _is_type_call(node: ast.AST) -> bool:
     return isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("type", "super")
-
-
-@lru_cache(maxsize=None)
-def released_sources(assignment: str, notebook: str) -> frozenset[str]:
-    """The sources of the released notebook's code cells: the instructor's code, never screened."""
-    path = COURSE_ROOT / "notebooks" / assignment / notebook
-    nb = nbformat.read(path, as_version=4)
-    return frozenset(c.source for c in nb.cells if c.cell_type == "code")
 
 
 def verdict(findings: list[Finding]) -> str:
