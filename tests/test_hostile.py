@@ -16,7 +16,7 @@ from autograder import COURSE_ROOT
 from autograder.course import lessons
 from autograder.engine.limits import Limits
 from autograder.judging.reference import cache_dir, solution_path
-from tests.conftest import LIMITS, SANDBOX, needs_sandbox, release_path
+from tests.conftest import LIMITS, SANDBOX, needs_sandbox, release_path, without_screen
 
 ASSIGNMENT = "02_rebuild_vs_feed"
 LESSON = lessons.load(ASSIGNMENT)
@@ -176,7 +176,8 @@ def grade_catalogue(root: Path, tight: bool, limits: Limits = LIMITS) -> dict[st
         nb = copy.deepcopy(bases["release"])
         nb.cells.append(nbformat.v4.new_code_cell(forge_results(out)))
         write_submission(root / "submitted", "forger", nb)
-    records = grade_all(discover([root / "submitted"]), out, jobs=2, limits=TIGHT if tight else limits)
+    with without_screen():  # the sandbox is what this catalogue attacks (the screen: tests/test_forgery.py)
+        records = grade_all(discover([root / "submitted"]), out, jobs=2, limits=TIGHT if tight else limits)
     stored = {r["student"]: json.loads((out / r["student"] / f"{ASSIGNMENT}.json").read_text()) for r in records}
     with open(out / "grades.csv", newline="") as rows:
         assert len(list(csv.DictReader(rows))) == len(records)
