@@ -44,7 +44,7 @@ needs_sandbox = pytest.mark.skipif(not SANDBOX, reason=NO_SANDBOX_REASON)
 # The test files that take longest, longest first. `make test` hands whole files to its workers in
 # collection order (`--no-loadscope-reorder`): long files first, so that no worker is left alone
 # with one at the end. A file not listed comes after these; a stale list costs time, never a result.
-SLOWEST_FILES = ("test_grading.py", "test_nbgrader.py", "test_quiet.py", "test_isolation.py", "test_hostile.py",
+SLOWEST_FILES = ("test_grading.py", "test_nbgrader.py", "test_quiet.py", "test_isolation.py", "test_hostile.py", "test_forgery.py",
                  "test_tensorboard_browser.py", "test_student_browser.py", "test_resume.py", "test_cli.py",
                  "test_cluster.py", "test_release.py", "test_forkserver.py")
 
