@@ -113,6 +113,7 @@ def test_a_harmless_import_only_flags():
     "getattr(tf.config.experimental, 'disable_op_determinism', None)",
     "%matplotlib inline",
     "type(exc).__name__",
+    "plt.plot([1], label='signal')\nkinds = ['code', 'sys', 'types']",  # module names as plain words
 ])
 def test_honest_constructs_pass(honest):
     assert screen_sources({0: honest}) == []

@@ -57,6 +57,11 @@ HARMLESS = frozenset({"random", "functools", "typing", "dataclasses", "pathlib",
                       "copy", "pprint", "textwrap", "enum", "abc", "contextlib", "heapq", "bisect", "decimal",
                       "fractions", "datetime", "numbers", "csv", "glob"})
 
+# Modules an allowed one holds as an attribute (`shutil.os`, `os.sys`): reached that way, they
+# bypass the allowlist. Only as attributes: as strings they are ordinary words ("signal", "code").
+MODULES_AS_ATTRIBUTES = ("sys", "os", "ctypes", "gc", "builtins", "importlib", "inspect", "subprocess", "signal",
+                         "threading", "types", "traceback", "weakref", "atexit", "pickle", "marshal", "code", "runpy",
+                         "socket", "posix", "IPython", "ipykernel", "jupyter_client", "zmq", "autograder")
 FRAMES = "reaches for stack frames or code objects, where the grader's probe keeps its state"
 FORBIDDEN_NAMES = {
     "exec": "runs code built at run time, which nothing can read before it runs",
@@ -84,10 +89,7 @@ FORBIDDEN_ATTRIBUTES = {
                      "getprofile", "exc_info", "last_traceback", "meta_path", "path_hooks"), FRAMES),
     **dict.fromkeys(("ctypeslib", "as_strided", "load_op_library", "load_library", "load_file_system_library",
                      "load_pluggable_device_library"), "reaches raw memory or native code"),
-    **dict.fromkeys(("sys", "os", "ctypes", "gc", "builtins", "importlib", "inspect", "subprocess", "signal",
-                     "threading", "types", "traceback", "weakref", "atexit", "pickle", "marshal", "code", "runpy",
-                     "socket", "posix", "IPython", "ipykernel", "jupyter_client", "zmq", "autograder"),
-                    "reaches a module a solution does not need, through another one"),
+    **dict.fromkeys(MODULES_AS_ATTRIBUTES, "reaches a module a solution does not need, through another one"),
     "get_type_hints": "evaluates annotations as code",
     **dict.fromkeys(("user_ns", "input_transformers_cleanup", "input_transformers_post", "ast_transformers",
                      "display_pub", "register_transformer"), "reaches IPython's machinery"),
@@ -100,8 +102,8 @@ PLAIN_DUNDERS = frozenset({"__init__", "__name__", "__qualname__", "__doc__", "_
 # What the probes call on the student's objects: replacing one on anything but the student's own
 # `self` (a session's `run`, say) would hide what the probe counts.
 PROBED = frozenset({"run", "eval", "get_operations", "finalize", "finalized", "get_collection", "get_collection_ref",
-                    "as_default", "close", "initializer", "graph", "op", "dtype", "name", "type", "get_attr",
-                    "as_graph_def", "numpy", "save", "restore", "value", "read_value", "assign", "load"})
+                    "as_default", "close", "initializer", "graph", "get_attr", "as_graph_def", "numpy", "save",
+                    "restore", "read_value", "assign", "experimental_get_tracing_count"})
 
 
 @dataclass(frozen=True)
@@ -290,7 +292,7 @@ class _Visitor(ast.NodeVisitor):
 
     def _check_literal(self, node: ast.AST, text: str) -> None:
         """A string that names a forbidden attribute (for `getattr`, `operator.attrgetter`...)."""
-        if text in FORBIDDEN_ATTRIBUTES or (text.startswith("__") and text.endswith("__") and len(text) > 4
+        if (text in FORBIDDEN_ATTRIBUTES and text not in MODULES_AS_ATTRIBUTES) or (text.startswith("__") and text.endswith("__") and len(text) > 4
                                             and text not in PLAIN_DUNDERS):
             self.flag(node, f"names the attribute {text!r}, which reaches the grader's machinery")
 
