@@ -18,9 +18,9 @@ from autograder.course.spec import Lesson
 from autograder.engine.forkserver import Zygote
 from autograder.engine.kernel import CELL_TIMEOUT_NAME, Execution, execute_and_observe, released_sources
 from autograder.engine.limits import Limits
+from autograder.judging import screening
 from autograder.judging.feedback import exercise_json
 from autograder.judging.judge import ExerciseResult, failed_exercise, judge_exercise
-from autograder.judging import screening
 from autograder.judging.reference import Observations
 from autograder.judging.screening import Finding
 from autograder.judging.submissions import NotPlain, Submission, found_in, plain_notebook_bytes
