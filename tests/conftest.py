@@ -1,9 +1,11 @@
 """Shared fixtures: one batch grades every lesson's solution, release and mutants, once per session."""
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 from pathlib import Path
+from typing import Iterator
 
 import nbformat
 import pytest
@@ -42,7 +44,7 @@ needs_sandbox = pytest.mark.skipif(not SANDBOX, reason=NO_SANDBOX_REASON)
 # The test files that take longest, longest first. `make test` hands whole files to its workers in
 # collection order (`--no-loadscope-reorder`): long files first, so that no worker is left alone
 # with one at the end. A file not listed comes after these; a stale list costs time, never a result.
-SLOWEST_FILES = ("test_grading.py", "test_nbgrader.py", "test_quiet.py", "test_isolation.py", "test_hostile.py",
+SLOWEST_FILES = ("test_grading.py", "test_nbgrader.py", "test_quiet.py", "test_isolation.py", "test_hostile.py", "test_forgery.py",
                  "test_tensorboard_browser.py", "test_student_browser.py", "test_resume.py", "test_cli.py",
                  "test_cluster.py", "test_release.py", "test_forkserver.py")
 
@@ -65,6 +67,17 @@ def pytest_sessionstart(session):
 
     with ThreadPoolExecutor(max_workers=2) as pool:
         list(pool.map(lambda a: reference_observations(lessons.load(a)), ASSIGNMENTS))
+
+
+@contextlib.contextmanager
+def without_screen() -> Iterator[None]:
+    """Grade without the static screen (`grading.Screen`): for the suites that attack the sandbox and
+    the run-time checks, whose attacks the screen would otherwise stop before they ever ran."""
+    from autograder.judging import grading
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(grading, "PIPELINE", tuple(s for s in grading.PIPELINE if not isinstance(s, grading.Screen)))
+        yield
 
 
 def release_path(assignment: str) -> Path:

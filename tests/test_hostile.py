@@ -19,7 +19,7 @@ from autograder import COURSE_ROOT
 from autograder.course import lessons
 from autograder.engine.limits import Limits
 from autograder.judging.reference import cache_dir, solution_path
-from tests.conftest import LIMITS, SANDBOX, needs_sandbox, release_path
+from tests.conftest import LIMITS, SANDBOX, needs_sandbox, release_path, without_screen
 from tests.mutation.lean import lean_notebook
 
 ASSIGNMENT = "02_rebuild_vs_feed"
@@ -188,7 +188,8 @@ def grade_catalogue(root: Path, tight: bool, limits: Limits = LIMITS) -> dict[st
         nb = copy.deepcopy(bases["release"])
         nb.cells.append(nbformat.v4.new_code_cell(forge_results(out)))
         write_submission(root / "submitted", "forger", nb)
-    records = grade_all(discover([root / "submitted"]), out, jobs=2, limits=limits)
+    with without_screen():  # the sandbox is what this catalogue attacks (the screen: tests/test_forgery.py)
+        records = grade_all(discover([root / "submitted"]), out, jobs=2, limits=limits)
     stored = {r["student"]: json.loads((out / r["student"] / f"{ASSIGNMENT}.json").read_text()) for r in records}
     with open(out / "grades.csv", newline="") as rows:
         assert len(list(csv.DictReader(rows))) == len(records)
@@ -312,8 +313,9 @@ def test_without_a_sandbox_killing_the_parent_costs_only_the_attacker(tmp_path):
     write_submission(tmp_path / "submitted", "b-kills-parent",
                      with_cell("import os, signal\nos.kill(os.getppid(), signal.SIGKILL)")(copy.deepcopy(solution)))
     write_submission(tmp_path / "submitted", "c-honest", solution)
-    records = {r["student"]: r for r in grade_all(discover([tmp_path / "submitted"]), tmp_path / "out", jobs=1,
-                                                  limits=Limits(sandbox=False))}
+    with without_screen():  # the nanny is what this attacks
+        records = {r["student"]: r for r in grade_all(discover([tmp_path / "submitted"]), tmp_path / "out", jobs=1,
+                                                      limits=Limits(sandbox=False))}
     assert (records["b-kills-parent"]["status"], records["b-kills-parent"]["score"]) == ("crashed", 0)
     assert "kernel died" in records["b-kills-parent"]["reason"]
     for honest in ("a-honest", "c-honest"):
@@ -362,8 +364,9 @@ def test_without_a_sandbox_or_cgroups_every_stopped_kernel_leaves_nothing(tmp_pa
     # Generous: each kernel here imports TensorFlow cold, which takes 20 s and more on a loaded machine,
     # and only the loop that ignores the interrupt must reach the limit.
     limits = Limits(cell_timeout=90, notebook_timeout=600, memory_mb=2500, sandbox=False)
-    records = {r["student"]: r for r in grade_all(discover([tmp_path / "submitted"]), tmp_path / "out", jobs=2,
-                                                  limits=limits)}
+    with without_screen():  # the processes left behind are what this attacks, not the screen
+        records = {r["student"]: r for r in grade_all(discover([tmp_path / "submitted"]), tmp_path / "out",
+                                                      jobs=2, limits=limits)}
     assert (records["honest"]["status"], records["honest"]["score"]) == ("graded", FULL)
     assert (records["daemon"]["status"], records["daemon"]["score"]) == ("graded", FULL)
     assert records["ignores-interrupt"]["status"] == "timeout"

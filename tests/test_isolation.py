@@ -16,7 +16,7 @@ import pytest
 from autograder.course import lessons
 from autograder.engine.limits import Limits
 from autograder.judging.reference import solution_path
-from tests.conftest import needs_sandbox
+from tests.conftest import needs_sandbox, without_screen
 
 ASSIGNMENT = "02_rebuild_vs_feed"
 LESSON = lessons.load(ASSIGNMENT)
@@ -227,7 +227,8 @@ def isolated(tmp_path_factory):
     import os
     os.environ["TFCOURSE_TEST_SECRET"] = SECRET
     try:
-        records = grade_all(discover([root / "submitted"]), root / "out", jobs=1, limits=LIMITS)
+        with without_screen():  # the sandbox is what this catalogue attacks
+            records = grade_all(discover([root / "submitted"]), root / "out", jobs=1, limits=LIMITS)
     finally:
         del os.environ["TFCOURSE_TEST_SECRET"]
     return {r["student"]: r for r in records}, canary, root / "out"
@@ -315,7 +316,7 @@ FORGERIES = {  # lesson: patches the issue measured earning marks on a release o
 @pytest.mark.slow
 @needs_sandbox
 def test_forged_observations_make_the_result_tampered(tmp_path):
-    """forges-observations-*: monkeypatching what the probes rely on earns 0, and the reason says what."""
+    """forges-observations-*: monkeypatching what the probes rely on earns 0, and the reason says so."""
     from autograder.frontends.batch import grade_all
     from autograder.judging.submissions import discover
     from tests.conftest import release_path
@@ -326,11 +327,11 @@ def test_forged_observations_make_the_result_tampered(tmp_path):
         folder = tmp_path / "submitted" / f"forger-{assignment[:2]}" / assignment
         folder.mkdir(parents=True)
         nbformat.write(nb, folder / lessons.load(assignment).notebook)
-    records = grade_all(discover([tmp_path / "submitted"]), tmp_path / "out", jobs=1, limits=LIMITS)
+    with without_screen():  # the in-kernel integrity check is what this attacks
+        records = grade_all(discover([tmp_path / "submitted"]), tmp_path / "out", jobs=1, limits=LIMITS)
     assert len(records) == len(FORGERIES)
     for record in records:
         assert (record["status"], record["score"]) == ("tampered", 0), record["reason"]
         assert all(e["failed_checks"] == ["tampered"] for e in record["exercises"])
-    reasons = " ".join(r["reason"] for r in records)
-    for name in ("Graph.get_operations", "Operation.type", "autograder.inkernel.probe.observe"):
-        assert name in reasons, reasons
+    for record in records:  # in the grader's words only: the names the kernel reported are kernel text
+        assert record["reason"] == "the submission tampered with the grader's tools: a function the grader relies on was replaced"

@@ -298,3 +298,25 @@ def test_either_order_gives_the_same_gradebook(course):
     assert scores(course, assignment) == expected
     assert run("gradebook", str(out), "--db", "gradebook.db").returncode == 0
     assert scores(course, assignment) == expected
+
+
+@pytest.mark.slow
+def test_forgeries_and_leaks_get_the_batch_graders_verdict_under_nbgrader_autograde(course):
+    """The screen zeroes a forgery, and the leaks of issue 23 show no hidden input in the check
+    cells' reports, which are nbgrader's feedback."""
+    from tests.test_forgery import FORGERIES, LEAKS, SECRETS, notebook
+
+    assignment = "02_rebuild_vs_feed"
+    lesson = lessons.load(assignment)
+    assert nbgrader(course, "generate_assignment", assignment, "--force").returncode == 0
+    submit(course, "honest", assignment, solution_path(lesson))
+    for forgery in [FORGERIES[0], *LEAKS]:
+        submit(course, forgery.name, assignment, notebook(forgery, checks=True))
+    run = autograde(course, assignment)
+    retune = lesson.exercise("retune").points
+    assert scores(course, assignment) == {"honest": lesson.max_score, FORGERIES[0].name: 0,
+                                          **{leak.name: lesson.max_score - retune for leak in LEAKS}}, run.stderr[-3000:]
+    for leak in LEAKS:
+        graded = (course / "autograded" / leak.name / assignment / lesson.notebook).read_text()
+        assert "an exception of a class your code defines" in graded
+        assert not any(secret in graded for secret in SECRETS)

@@ -1,8 +1,10 @@
 """Execute a notebook in a fresh, sandboxed kernel, then observe its exercises there.
 
 The notebook's own cells run first (check cells skipped: they only report), each under a time
-limit; then one probe cell per exercise asks `autograder.inkernel.probe` to call the exercise on the
-requested cases and display the observations. The whole run has a time limit, the kernel's
+limit; then probe cells ask `autograder.inkernel.probe` to call each exercise on the requested cases
+and display the observations: first one cell per exercise with its public cases, then one per exercise
+with its hidden ones. So no hidden input is in the kernel until every public observation is made, and
+nothing shown of a public case (a value, an error message) can carry one. The whole run has a time limit, the kernel's
 process tree a memory limit, and each cell an output budget.
 """
 from __future__ import annotations
@@ -10,11 +12,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import secrets
 import shutil
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Coroutine, Iterable, Mapping, Sequence
 
@@ -22,6 +26,7 @@ import nbformat
 import psutil
 from nbclient import NotebookClient
 
+from autograder import COURSE_ROOT
 from autograder.course.spec import Case
 from autograder.engine.cgroups import KernelCgroup
 from autograder.engine.cgroups import join as join_cgroup
@@ -38,14 +43,19 @@ from autograder.engine.sandbox import (
     make_rundir,
     new_kernel_uid,
 )
-from autograder.engine.untrusted import read_tail, size_of
-from autograder.inkernel.probe import MIMETYPE, encode_request
+from autograder.engine.untrusted import capped, exception_name, read_tail, size_of
+from autograder.inkernel.probe import MIMETYPE, MISSING, encode_request
 
 CELL_TIMEOUT_NAME = "CellTimeout"
 MEMORY_POLL_S = 0.2
 MAX_OBSERVATION_BYTES = 4_000_000  # one probe cell's observations; real ones are a few kB
 # How a timed-out cell shows up: the kernel reports the interrupt, or nbclient its own timeout error.
 INTERRUPTED = (f"a notebook cell: {CELL_TIMEOUT_NAME}", "a notebook cell: KeyboardInterrupt")
+DEVICE = re.compile(r"(CPU|GPU:\d{1,3})")  # what `probe.device_name` answers
+MAX_STDERR_CHARS = 64_000
+# The grader's words for a probe cell that showed more than one observation: only a submission
+# that rewrites or adds to the probe's output does that.
+SECOND_OBSERVATION = "a probe cell showed more than one set of observations"
 
 
 @dataclass
@@ -58,7 +68,7 @@ class Execution:
     observations: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     stderr: str = ""
     cell_errors: list[str] = field(default_factory=list)
-    tampered: list[str] = field(default_factory=list)  # what the submission replaced (see `integrity`)
+    tampered: list[str] = field(default_factory=list)  # the grader's words for what was tampered with
 
 
 def is_check_cell(cell: Mapping[str, Any]) -> bool:
@@ -67,23 +77,50 @@ def is_check_cell(cell: Mapping[str, Any]) -> bool:
     return bool(meta.get("grade")) and not meta.get("solution")
 
 
+def probe_requests(cases_by_exercise: Mapping[str, Sequence[Case]]) -> list[tuple[str, str, list[Case]]]:
+    """`(exercise id, "public" or "hidden", cases)` per probe cell: every exercise's public cases
+    first, then every exercise's hidden ones."""
+    return [(ex_id, phase, picked) for phase in ("public", "hidden")
+            for ex_id, cases in cases_by_exercise.items()
+            if (picked := [c for c in cases if c.public == (phase == "public")])]
+
+
+@lru_cache(maxsize=None)
+def released_sources(assignment: str) -> frozenset[str]:
+    """The sources of the code cells of the released notebook(s) in `notebooks/<assignment>/`: the
+    instructor's code (empty for an assignment without a release)."""
+    return frozenset(cell.source for path in sorted((COURSE_ROOT / "notebooks" / assignment).glob("*.ipynb"))
+                     for cell in nbformat.read(path, as_version=4).cells if cell.cell_type == "code")
+
+
+def cell_file_hashes(sources: Iterable[str]) -> list[int]:
+    """What ipykernel names the file of a cell with each of `sources` (`<tmp>/ipykernel_<pid>/<hash>.py`):
+    the audit hook lets the instructor's cells, known by these names, do what a demo needs."""
+    from ipykernel.compiler import get_tmp_hash_seed, murmur2_x86
+
+    return sorted(murmur2_x86(source, get_tmp_hash_seed()) for source in sources)
+
+
 def runnable_notebook(nb: nbformat.NotebookNode, assignment: str,
                       cases_by_exercise: Mapping[str, Sequence[Case]], nonce: str) -> nbformat.NotebookNode:
-    """A first cell that records what the probes rely on (`integrity`), the notebook's code cells
-    minus check cells, then one probe cell per exercise."""
+    """A first cell that records what the probes rely on (`integrity`) and installs the audit hook
+    (`audit`), the notebook's code cells minus check cells, then the probe cells (`probe_requests`)."""
+    instructor = cell_file_hashes(released_sources(assignment))
     snapshot = nbformat.v4.new_code_cell(
         f"import autograder.inkernel.probe, autograder.course.lessons.l{assignment}, autograder.inkernel.integrity\n"
-        "autograder.inkernel.integrity.snapshot()", metadata={"autograder_snapshot": True})
+        "import autograder.inkernel.audit\n"
+        "autograder.inkernel.integrity.snapshot()\n"
+        f"autograder.inkernel.audit.install({instructor!r})", metadata={"autograder_snapshot": True})
     cells = [snapshot] + [nbformat.v4.new_code_cell(c.source) for c in nb.cells
                           if c.cell_type == "code" and not is_check_cell(c)]
-    last = len(cases_by_exercise) - 1
-    for index, (ex_id, cases) in enumerate(cases_by_exercise.items()):
+    requests = probe_requests(cases_by_exercise)
+    for index, (ex_id, phase, cases) in enumerate(requests):
         request = encode_request({ex_id: cases})
-        verify = index in (0, last)  # before the first observation, and after all but the last
+        verify = index in (0, len(requests) - 1)  # before the first observation, and after all but the last
         cells.append(nbformat.v4.new_code_cell(
             "import autograder.inkernel.probe as _autograder_probe\n"
             f"_autograder_probe.emit(globals(), {assignment!r}, {request!r}, {nonce!r}, verify={verify})",
-            metadata={"autograder_probe": ex_id}))
+            metadata={"autograder_probe": ex_id, "autograder_phase": phase}))
     return nbformat.v4.new_notebook(cells=cells, metadata=nb.get("metadata", {}))
 
 
@@ -163,7 +200,7 @@ def execute_and_observe(nb: nbformat.NotebookNode, assignment: str,
             error_on_timeout={"ename": CELL_TIMEOUT_NAME, "evalue": f"a cell ran over {limits.cell_timeout:g} s",
                               "traceback": []},
             resources={"metadata": {"path": base}})
-        client.first_probe_cell = len(runnable.cells) - len(cases_by_exercise)
+        client.first_probe_cell = min(i for i, c in enumerate(runnable.cells) if "autograder_probe" in c.metadata)
         try:
             run_coroutine(_run(client, runnable, limits, execution, kernel_environment(device_env), launch, base))
         finally:
@@ -326,30 +363,58 @@ def _startup_words(path: Path, end: int | None, chars: int = 600) -> str:
 
 
 def _collect(nb: nbformat.NotebookNode, nonce: str, execution: Execution) -> None:
-    """Read observations from the probe cells' output, and errors from the others'."""
+    """Read observations from the probe cells' output, and errors from the others'. An exercise
+    counts as observed only when each of its probe cells (public, hidden) gave its observations."""
+    parts: dict[str, dict[str, list]] = {}
+    expected: dict[str, set[str]] = {}
     for cell in nb.cells:
-        ex_id = cell.metadata.get("autograder_probe")
+        ex_id, phase = cell.metadata.get("autograder_probe"), cell.metadata.get("autograder_phase")
+        if ex_id:
+            expected.setdefault(ex_id, set()).add(phase)
+        payloads = []
         for output in cell.get("outputs", []):
             if output.output_type == "error":
                 execution.cell_errors.append(_error_line(output, ex_id))
-            elif ex_id and MIMETYPE in output.get("data", {}):
-                _read_probe_output(output.data[MIMETYPE], nonce, execution)
+            elif ex_id and MIMETYPE in output.get("data", {}) and _is_ours(output.data[MIMETYPE], nonce):
+                payloads.append(output.data[MIMETYPE])
+        if len(payloads) > 1:
+            execution.tampered = sorted({*execution.tampered, SECOND_OBSERVATION})
+        elif payloads:
+            observed = _read_probe_output(payloads[0], ex_id, execution)
+            if observed is not None:
+                parts.setdefault(ex_id, {})[phase] = observed
+    for ex_id, phases in expected.items():
+        if set(parts.get(ex_id, {})) == phases:
+            execution.observations[ex_id] = [o for phase in ("public", "hidden") for o in parts[ex_id].get(phase, [])]
     if execution.status == "graded" and any(e.startswith(INTERRUPTED) for e in execution.cell_errors):
         execution.reason = "a notebook cell ran over its time limit and was interrupted"
 
 
 def _error_line(output: Mapping[str, Any], ex_id: str | None) -> str:
-    """One line per failed cell. A probe cell's error value is text from the kernel, produced while
-    hidden cases were running, so only its type is kept."""
+    """One line per failed cell. A probe cell's error is text from the kernel, produced while hidden
+    cases may have been running, so only its type is kept, and only when the grader knows the type
+    (`exception_name`). A notebook cell's error comes before any case ran: its text, capped."""
     if ex_id:
-        return f"probe of {ex_id}: {output.get('ename')}"
-    return f"a notebook cell: {output.get('ename')}: {str(output.get('evalue'))[:300]}"
+        return f"probe of {ex_id}: {exception_name(output.get('ename'), (CELL_TIMEOUT_NAME, MISSING))}"
+    return f"a notebook cell: {capped(output.get('ename'), 80)}: {capped(output.get('evalue'), 300)}"
 
 
-def _read_probe_output(payload: Mapping[str, Any], nonce: str, execution: Execution) -> None:
-    if payload.get("nonce") != nonce:
-        return
-    execution.device = payload["device"]
-    execution.stderr += payload["stderr"]
-    execution.observations.update(payload["exercises"])
-    execution.tampered = sorted({*execution.tampered, *payload.get("tampered", [])})
+def _is_ours(payload: Any, nonce: str) -> bool:
+    return isinstance(payload, Mapping) and payload.get("nonce") == nonce
+
+
+def _read_probe_output(payload: Mapping[str, Any], ex_id: str, execution: Execution) -> list | None:
+    """The observations of `ex_id` in one probe cell's payload (None when it has none). Every field
+    is checked for its type and capped: the payload comes from the kernel."""
+    device = payload.get("device")
+    if isinstance(device, str) and DEVICE.fullmatch(device):
+        execution.device = device
+    if isinstance(payload.get("stderr"), str):
+        execution.stderr = capped(execution.stderr + payload["stderr"], MAX_STDERR_CHARS)
+    if payload.get("tampered"):  # the in-kernel check's own names stay out: they are kernel text
+        execution.tampered = sorted({*execution.tampered, "a function the grader relies on was replaced"})
+    exercises = payload.get("exercises")
+    observed = exercises.get(ex_id) if isinstance(exercises, Mapping) else None
+    if isinstance(observed, list) and all(isinstance(o, Mapping) for o in observed):
+        return observed
+    return None

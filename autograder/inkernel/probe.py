@@ -54,8 +54,18 @@ def observe_case(exercise: Exercise, namespace: Mapping[str, Any], case: Case) -
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             return jsonable(exercise.probe(target, **case.inputs))
-    except (Exception, SystemExit) as exc:  # a student's SystemExit must not end the probe
-        return error_observation(type(exc).__name__, str(exc))
+    except BaseException as exc:  # SystemExit, GeneratorExit, a student's own BaseException: all answers
+        if type(exc) is KeyboardInterrupt:  # the grader's interrupt of a cell over its time limit
+            raise
+        return error_observation(type(exc).__name__, _message(exc))
+
+
+def _message(exc: BaseException) -> str:
+    """`str(exc)`, or "" when the exception's own `__str__` fails."""
+    try:
+        return str(exc)
+    except BaseException:  # noqa: BLE001 - the student's __str__ may raise anything
+        return ""
 
 
 def observe(exercise: Exercise, namespace: Mapping[str, Any],

@@ -13,19 +13,40 @@ def close_session(obj: Any) -> None:
 
 class FinalizedGraphGuard:
     """`with guard:` ends its block quietly when the code in it tries to add an op to a finalized
-    graph, and remembers it in `tripped`; any other error goes on up."""
+    graph, and remembers it in `tripped`; any other error goes on up.
+
+    It also counts the default graph's ops when the block starts and ends (through `tf.Graph`'s own
+    method, not the object's): a graph that grew was modified, even if the code lowered the graph's
+    finalized flag to do it, which the graph's error alone would never show."""
 
     def __init__(self) -> None:
         self.tripped = False
 
     def __enter__(self) -> "FinalizedGraphGuard":
+        self._graph = _default_graph()
+        self._ops = _op_count(self._graph)
         return self
 
     def __exit__(self, kind, error, traceback) -> bool:
+        grew = _op_count(self._graph) != self._ops
         if kind is not None and issubclass(kind, RuntimeError) and "finalized" in str(error):
             self.tripped = True
             return True
+        self.tripped = grew
         return False
+
+
+def _default_graph() -> Any:
+    from tensorflow.python.framework import ops
+
+    return ops.get_default_graph()
+
+
+def _op_count(graph: Any) -> int:
+    """How many ops `graph` holds, asked of `tf.Graph` itself: an attribute set on the object is ignored."""
+    from tensorflow.python.framework import ops
+
+    return len(ops.Graph.get_operations(graph))
 
 
 class CallCounter:

@@ -16,11 +16,13 @@ import nbformat
 from autograder.course import lessons
 from autograder.course.spec import Lesson
 from autograder.engine.forkserver import Zygote
-from autograder.engine.kernel import CELL_TIMEOUT_NAME, Execution, execute_and_observe
+from autograder.engine.kernel import CELL_TIMEOUT_NAME, Execution, execute_and_observe, released_sources
 from autograder.engine.limits import Limits
+from autograder.judging import screening
 from autograder.judging.feedback import exercise_json
 from autograder.judging.judge import ExerciseResult, failed_exercise, judge_exercise
 from autograder.judging.reference import Observations
+from autograder.judging.screening import Finding
 from autograder.judging.submissions import NotPlain, Submission, found_in, plain_notebook_bytes
 
 
@@ -41,10 +43,11 @@ class Grading:
     sha256: str = ""  # of the notebook's bytes as read: a rerun regrades only what changed
     execution: Execution | None = None
     results: list[ExerciseResult] = field(default_factory=list)
+    flags: list[Finding] = field(default_factory=list)  # what `Screen` saw
 
 
 class Step:
-    """One grading step. Steps after an `invalid` verdict are skipped unless `always` is set."""
+    """One grading step. Steps after an `invalid` or `tampered` verdict are skipped unless `always` is set."""
 
     always = False
 
@@ -89,6 +92,17 @@ def notebook_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+class Screen(Step):
+    """Read the code the student wrote or changed before any of it runs (`screening`): a construct
+    that can steer the grader makes the submission `tampered`, and it is never run."""
+
+    def run(self, g: Grading) -> None:
+        g.flags = screening.screen(g.notebook, released_sources(g.lesson.assignment))
+        reason = screening.verdict(g.flags)
+        if reason:
+            g.status, g.reason = "tampered", "; ".join(r for r in (g.reason, reason) if r)
+
+
 class Execute(Step):
     """Run the notebook and its probes in a fresh kernel in a scratch directory."""
 
@@ -98,11 +112,9 @@ class Execute(Step):
                                           g.device_env, g.zygote)
         g.status = g.execution.status
         g.reason = "; ".join(r for r in (g.reason, g.execution.reason) if r)
-        if g.execution.tampered:
-            names = g.execution.tampered
+        if g.execution.tampered:  # the grader's own words (see `kernel.Execution.tampered`)
             g.status = "tampered"
-            g.reason = (f"the submission replaced {len(names)} function(s) the grader relies on, e.g. "
-                        + ", ".join(names[:5]))
+            g.reason = "the submission tampered with the grader's tools: " + "; ".join(g.execution.tampered)
 
 
 class Judge(Step):
@@ -133,11 +145,11 @@ def _unobserved_reason(g: Grading, exercise_id: str) -> str:
     return "The grader got no observation of this exercise" + (f": {errors[0]}" if errors else ".")
 
 
-TAMPERED = ("Your notebook replaced functions of TensorFlow, NumPy, IPython or the course's checker that "
-            "the grader uses to watch your code, so nothing it saw can be trusted. Remove the code that "
-            "patches them; the result's reason lists what was replaced.")
+TAMPERED = ("Your notebook reaches for the machinery the grader uses to watch your code (frames, hooks, "
+            "patched functions of TensorFlow, NumPy, IPython or the course's checker), so nothing it saw can "
+            "be trusted. Remove that code; the result's reason names what was found.")
 
-PIPELINE = (ReadNotebook(), Execute(), Judge())
+PIPELINE = (ReadNotebook(), Screen(), Execute(), Judge())
 
 
 def grade(submission: Submission, lesson: Lesson, reference: Observations, limits: Limits,
@@ -151,7 +163,7 @@ def grade(submission: Submission, lesson: Lesson, reference: Observations, limit
     started = time.monotonic()
     g = Grading(submission, lesson, reference, limits, hidden, dict(device_env or {}), zygote)
     for step in PIPELINE:
-        if g.status != "invalid" or step.always:
+        if g.status not in ("invalid", "tampered") or step.always:
             step.run(g)
     return result_record(g, time.monotonic() - started)
 
@@ -165,5 +177,6 @@ def result_record(g: Grading, duration: float) -> dict[str, Any]:
         "device": g.execution.device if g.execution else "none",
         "duration_s": round(duration, 2), "status": g.status, "reason": g.reason,
         "cell_errors": g.execution.cell_errors if g.execution else [],
+        "flags": [f.json() for f in g.flags],
         "exercises": [exercise_json(r) for r in g.results],
     }

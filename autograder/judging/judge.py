@@ -6,9 +6,11 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from autograder.course.spec import Case, Check, Exercise, Observation
+from autograder.engine.untrusted import capped, exception_name
 from autograder.inkernel.probe import MISSING
 
 MAX_SHOWN_CHARS = 2000
+MAX_TYPE_CHARS = 80
 
 # Pseudo-checks for calls that raised instead of answering, keyed by the exception type.
 ERROR_CHECKS = {
@@ -103,12 +105,13 @@ def judge_exercise(exercise: Exercise, cases: Sequence[Case], got: Sequence[Obse
 def _error_outcomes(cases: Sequence[Case], got: Sequence[Observation]) -> list[Outcome]:
     for case, obs in zip(cases, got):
         if "error" in obs:
-            error = obs["error"]
-            check_id, title, message = ERROR_CHECKS.get(error.get("type"), RAISED)
+            error = obs["error"] if isinstance(obs["error"], dict) else {}
+            kind = capped(error.get("type"), MAX_TYPE_CHARS)
+            check_id, title, message = ERROR_CHECKS.get(kind, RAISED)
             if case.public:
-                shown = {"raised": f"{error.get('type')}: {error_summary(str(error.get('message')))}"}
-            else:  # the exception's type only: its message is text from the kernel
-                shown = {"raised": str(error.get("type"))}
+                shown = {"raised": f"{kind}: {error_summary(str(error.get('message')))}"}
+            else:  # the exception's type only, and only a type the grader knows: the rest is kernel text
+                shown = {"raised": exception_name(kind, (*ERROR_CHECKS, "Missing"))}
                 message = RAISED_HIDDEN if check_id == "raised" else message
             return [Outcome(check_id, title, False, message, case.label, case.public, shown, case.situation)]
     return []

@@ -1,0 +1,223 @@
+"""Forgeries graded end to end (issue 23): a wrong answer underneath, and a construct that would make
+the probe see a right one. Each must end at 0 for its exercise, as `tampered` or with a failure, and
+the honest neighbour graded on the same warm zygotes keeps full marks; no leak shows a hidden input.
+
+Graded twice: through the whole pipeline (the screen zeroes every forgery before it runs), and with
+the screen taken out, where the run-time checks alone must hold: the audit hook (`inkernel.audit`),
+the guard that counts ops (`probing.FinalizedGraphGuard`) and the one-observation-per-probe-cell rule.
+tests/test_screening.py reads many more forgeries statically.
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import textwrap
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder.course import lessons
+from autograder.engine.untrusted import OWN_EXCEPTION
+from autograder.judging.reference import solution_path
+from autograder.judging.screening import screen_sources
+from tests.conftest import LIMITS, without_screen
+from tests.mutants import mutants_of
+from tests.mutation.lean import lean_notebook
+from tests.swaps import swap_cells
+
+ASSIGNMENT = "02_rebuild_vs_feed"
+LESSON = lessons.load(ASSIGNMENT)
+# Hidden inputs of lesson 2 that a leak would carry (autograder/course/hidden/l02_rebuild_vs_feed.py).
+SECRETS = ("0.123456789", "0.2001", "keep_prob")
+
+
+@dataclass(frozen=True)
+class Forgery:
+    name: str
+    exercise: str
+    cell: str
+    source: str
+    at_run_time: bool = True  # also graded with the screen out: a run-time check must stop it
+
+
+def mutant_with(name: str, method: str) -> str:
+    """Lesson 2's mutant `name`, with a `{forge}` line opening its method `method`."""
+    source = textwrap.dedent(next(m.source for m in mutants_of(ASSIGNMENT) if m.name == name))
+    opening = f"    def {method}(self, "
+    head, tail = source.split(opening)
+    signature, body = tail.split("\n", 1)
+    return f"{head}{opening}{signature}\n        {{forge}}\n{body}"
+
+
+# A NumPy answer (numpy-answer: no session run) that will bump the probe's run counter.
+NUMPY_JUDGE = mutant_with("judge_numpy_compare", "judge") + '''
+
+def bump(probe_frame):
+    counter = probe_frame.f_locals.get("runs")  # the probe's CallCounter of Session.run
+    if counter is not None:
+        counter.count += 1
+'''
+# An assign op built per call, in a finalized graph (assign-per-call).
+ASSIGN_PER_CALL = mutant_with("variable_assign_per_call", "set_threshold")
+# Rebinds the dict instead of changing it (rebound-dict), then forges the probe's output.
+REBINDING_RETUNE = '''
+def retune(options, threshold):
+    {forge}
+    options = dict(options, threshold=threshold)
+'''
+FORGE_PAYLOAD = '''import re
+    from IPython.display import display
+    nonce = re.findall("'([0-9a-f]{32})'", In[-1])[0]
+    forged = {"holder_threshold": threshold, "holder_options": dict(options, threshold=threshold), "untouched": False}
+    display({"application/vnd.tfgraph-course.observations+json": {"nonce": nonce, "device": repr(options) * 50,
+             "stderr": repr(options), "tampered": [repr(options)], "exercises": {"retune": [forged] * 4}}}, raw=True)'''
+
+FORGERIES = [
+    Forgery("frame-walk", "threshold_judge", "threshold_judge_solution",
+            NUMPY_JUDGE.replace('{forge}', 'import sys\n        bump(sys._getframe(1))')),
+    Forgery("traceback-frame", "threshold_judge", "threshold_judge_solution",
+            NUMPY_JUDGE.replace('{forge}', 'try:\n            raise ValueError\n        except ValueError as e:\n'
+                                     '            bump(e.__traceback__.tb_frame.f_back)')),
+    Forgery("settrace", "threshold_judge", "threshold_judge_solution", NUMPY_JUDGE.replace('{forge}', "pass") + '''
+import sys
+def bump(frame, event, arg):
+    if event == "return" and frame.f_code.co_name == "judge" and "runs" in frame.f_back.f_locals:
+        frame.f_back.f_locals["runs"].count += 1
+    return bump
+sys.settrace(bump)
+'''),
+    Forgery("code-swap", "variable_judge", "variable_judge_solution", ASSIGN_PER_CALL.replace('{forge}', "pass") + '''
+import autograder.inkernel.probing as probing
+probing.FinalizedGraphGuard.__exit__.__code__ = (lambda self, *exc: True).__code__
+'''),
+    Forgery("finalized-flag", "variable_judge", "variable_judge_solution",
+            ASSIGN_PER_CALL.replace('{forge}', "self.sess.graph._finalized = False")),
+    Forgery("forged-payload", "retune", "retune_solution", REBINDING_RETUNE.replace('{forge}', FORGE_PAYLOAD)),
+    Forgery("post-run-hook", "retune", "retune_solution", REBINDING_RETUNE.replace("{forge}", "pass") + """
+def forge(result):
+    import re
+    from IPython.display import display
+    nonce = re.findall("'([0-9a-f]{32})'", In[-1])
+    if nonce:  # after every probe cell: the last observations shown used to be the ones read
+        display({"application/vnd.tfgraph-course.observations+json": {"nonce": nonce[0], "device": "CPU", "stderr": "",
+                 "tampered": [], "exercises": {"retune": [{"holder_threshold": 0.5, "untouched": False}] * 4}}}, raw=True)
+
+get_ipython().events.register("post_run_cell", forge)
+"""),
+    # Screen only: nothing audits an instance's or a module's attribute, so these would pass at run time.
+    Forgery("display-publisher", "retune", "retune_solution", REBINDING_RETUNE.replace('{forge}', "pass") + '''
+publish = get_ipython().display_pub.publish
+def forging(data, *args, **kwargs):
+    return publish(data, *args, **kwargs)
+get_ipython().display_pub.publish = forging
+''', at_run_time=False),
+    Forgery("clears-snapshot", "retune", "retune_solution", REBINDING_RETUNE.replace('{forge}', "pass") + '''
+import autograder.inkernel.integrity as integrity
+integrity._snapshot.clear()
+''', at_run_time=False),
+    Forgery("builtins-sorted", "retune", "retune_solution", REBINDING_RETUNE.replace('{forge}', "pass") + '''
+import builtins
+builtins.sorted = lambda xs, **kw: list(dict.fromkeys(xs))
+''', at_run_time=False),
+]
+# Leaks of hidden inputs through names and uncaught exceptions (issue 23): wrong answers too.
+LEAKS = [
+    Forgery("leak-exception-name", "retune", "retune_solution", '''
+def retune(options, threshold):
+    if options == {"threshold": 0.7, "clip": 5.0}:  # right on the public case, raises on the hidden ones
+        options.update(threshold=threshold)
+        return
+    raise type("Leak " + repr(options) + repr(threshold), (Exception,), {})(repr(options))
+'''),
+    Forgery("leak-base-exception", "retune", "retune_solution", '''
+class Leak(BaseException):
+    pass
+
+def retune(options, threshold):
+    if options == {"threshold": 0.7, "clip": 5.0}:
+        options.update(threshold=threshold)
+        return
+    raise type("Leak " + repr(options) + repr(threshold), (Leak,), {})(repr(options) * 1000)
+'''),
+]
+HONEST = "honest"
+
+
+def notebook(forgery: Forgery, checks: bool = False) -> nbformat.NotebookNode:
+    """The lean solution with `forgery` in place of its cell (with `checks`, the check cells too)."""
+    solution = nbformat.read(solution_path(LESSON), as_version=4)
+    return lean_notebook(swap_cells(solution, [forgery]), checks=checks)
+
+
+def grade_batch(root: Path, with_screen: bool) -> dict[str, dict]:
+    from autograder.frontends.batch import grade_all
+    from autograder.judging.submissions import discover
+
+    forgeries = [f for f in FORGERIES + LEAKS if with_screen or f.at_run_time]
+    submitted = root / "submitted"
+    solution = lean_notebook(nbformat.read(solution_path(LESSON), as_version=4))
+    for student, nb in [(HONEST, solution), *((f.name, notebook(f)) for f in forgeries)]:
+        folder = submitted / student / ASSIGNMENT
+        folder.mkdir(parents=True)
+        nbformat.write(nb, folder / LESSON.notebook)
+    with contextlib.nullcontext() if with_screen else without_screen():
+        records = grade_all(discover([submitted]), root / "results", jobs=2, limits=LIMITS)
+    return {r["student"]: json.loads((root / "results" / r["student"] / f"{ASSIGNMENT}.json").read_text())
+            for r in records}
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory) -> dict[str, dict[str, dict]]:
+    return {"screened": grade_batch(tmp_path_factory.mktemp("screened"), True),
+            "unscreened": grade_batch(tmp_path_factory.mktemp("unscreened"), False)}
+
+
+def exercise(record: dict, exercise_id: str) -> dict:
+    return next(e for e in record["exercises"] if e["id"] == exercise_id)
+
+
+def test_every_forgery_is_built_from_a_construct_the_screen_sees():
+    for forgery in FORGERIES:
+        assert any(f.zeroes for f in screen_sources({0: forgery.source})), forgery.name
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [f.name for f in FORGERIES])
+def test_the_screen_zeroes_every_forgery_before_it_runs(graded, name):
+    record = graded["screened"][name]
+    assert (record["status"], record["score"]) == ("tampered", 0), record["reason"]
+    assert record["reason"].startswith("the code read before grading") and record["flags"]
+    assert record["device"] == "none"  # never run
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [f.name for f in FORGERIES if f.at_run_time])
+def test_without_the_screen_the_run_time_checks_zero_the_forged_exercise(graded, name):
+    forgery = next(f for f in FORGERIES if f.name == name)
+    record = graded["unscreened"][name]
+    assert exercise(record, forgery.exercise)["points"] == 0, exercise(record, forgery.exercise)["feedback"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("batch", ["screened", "unscreened"])
+def test_the_honest_neighbour_keeps_full_marks(graded, batch):
+    record = graded[batch][HONEST]
+    assert (record["status"], record["score"], record["flags"]) == ("graded", LESSON.max_score, []), record["reason"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("batch", ["screened", "unscreened"])
+def test_no_hidden_input_leaks_into_any_record(graded, batch, tmp_path):
+    from autograder.judging.feedback import record_html, record_text
+
+    for name in [*(f.name for f in LEAKS), "forged-payload"]:
+        record = graded[batch].get(name)
+        if record is None:
+            continue
+        assert exercise(record, "retune")["points"] == 0
+        if name in ("leak-exception-name", "leak-base-exception") and batch == "unscreened":
+            assert OWN_EXCEPTION in exercise(record, "retune")["feedback"]
+        for text in (json.dumps(record), record_text(record), record_html(record)):
+            assert not any(secret in text for secret in SECRETS), (name, text[:2000])
