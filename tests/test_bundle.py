@@ -53,7 +53,8 @@ def test_bundle_has_what_a_student_needs(bundle):
     assert "tfgraph-course/jupyter/labconfig/page_config.json" in names
 
 
-INSTRUCTOR_ONLY = ("engine", "frontends.batch", "frontends.cluster", "frontends.gradebook", "frontends.cli",
+INSTRUCTOR_ONLY = ("engine.kernel", "engine.sandbox", "engine.jail", "engine.cgroups", "engine.forkserver",
+                   "engine.zygote", "engine.nanny", "engine.limits", "engine.devices", "frontends.batch", "frontends.cluster", "frontends.gradebook", "frontends.cli",
                    "frontends.report", "frontends.nbgrader", "frontends.bundle", "judging.grading", "judging.results",
                    "judging.submissions", "judging.reference", "course.hidden", "inkernel.integrity", "__main__")
 

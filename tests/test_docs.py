@@ -7,7 +7,6 @@ target must exist, a `python -m autograder ...` line must parse with the real co
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 

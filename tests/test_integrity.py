@@ -15,8 +15,15 @@ from autograder import COURSE_ROOT
 from autograder.frontends.integrity import flagged, flagged_section
 from autograder.frontends.report import report_html
 from autograder.frontends.similarity import class_similarity, course_code, similar_pairs, written_code
-from tests.synthetic_class import (ASSIGNMENTS, COPIED, FLAGS, OWN_WORK, synthetic_notebooks, synthetic_records,
-                                   write_synthetic_class)
+from tests.synthetic_class import (
+    ASSIGNMENTS,
+    COPIED,
+    FLAGS,
+    OWN_WORK,
+    synthetic_notebooks,
+    synthetic_records,
+    write_synthetic_class,
+)
 
 FIRST = ASSIGNMENTS[0]
 

@@ -8,8 +8,8 @@ import nbformat
 import pytest
 
 from autograder.course import lessons
-from autograder.judging.reference import solution_path
 from autograder.engine.kernel import released_sources
+from autograder.judging.reference import solution_path
 from autograder.judging.screening import screen, screen_sources, verdict
 from tests.alternatives import alternatives_of
 from tests.conftest import release_path

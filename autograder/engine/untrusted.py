@@ -3,15 +3,18 @@
 A kernel can replace a file it can reach with a symlink to a host file, a FIFO that blocks for
 ever, or something huge. So: never follow a symlink, accept only a regular file, never block, and
 never read more than asked. And text a kernel sent (an exception's name, a device's) is capped, and
-named in feedback only when the grader knows the name (`exception_name`).
+named in feedback only when the grader knows the name (`exception_name`); text a submission
+controls is written on one line (`one_line`). Pure text and stat calls: the check cells' judge uses
+it too, so it ships in the student bundle.
 """
 from __future__ import annotations
 
 import builtins
 import os
 import stat
+import unicodedata
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 
 def read_tail(path: Path, max_bytes: int = 4096, end: int | None = None) -> str | None:
@@ -65,3 +68,27 @@ def capped(text: object, limit: int) -> str:
     """`text` as a string of at most `limit` characters: for any text that came from a kernel."""
     text = str(text)
     return text if len(text) <= limit else text[:max(0, limit - 3)] + "..."
+
+
+# Text a submission controls (a folder's name, an exception's type, a value it returned), written
+# where a line means something (`.txt` feedback, the terminal, `grades.csv`): a newline in it could
+# forge a "PASS" line, an escape sequence rewrite the instructor's terminal. `one_line` shows every
+# control or format character (C0, C1, DEL, bidi overrides, zero-width marks) as a visible escape,
+# so what the student wrote stays readable and can never act. HTML is escaped where HTML is written.
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _shown(char: str) -> str:
+    if char in _NAMED:
+        return _NAMED[char]
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
+
+
+def one_line(value: Any) -> str:
+    """`value` as text on one line: control and format characters (category Cc, Cf, and the line
+    and paragraph separators) written as escapes like `\\x1b`, `\\n`, `\\u202e`."""
+    text = str(value)
+    if text.isprintable():  # the common case, fast: no character to escape
+        return text
+    return "".join(_shown(c) if unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp") else c for c in text)

@@ -26,11 +26,11 @@ from autograder.engine.devices import DeviceSlots
 from autograder.engine.forkserver import Zygotes
 from autograder.engine.limits import Limits
 from autograder.engine.sandbox import require_sandbox, warn_unsandboxed
+from autograder.engine.untrusted import one_line
 from autograder.judging.grading import Grading, Judge, grade, notebook_hash, result_record
 from autograder.judging.reference import Observations, cache_dir, reference_observations
 from autograder.judging.results import read_results, result_path, write_class_csv, write_result
 from autograder.judging.submissions import NotPlain, Submission, plain_notebook_bytes
-from autograder.judging.untrusted_text import one_line
 
 BAR_WIDTH = 24
 

@@ -14,7 +14,7 @@ from nbgrader.api import Gradebook, MissingEntry
 from sqlalchemy.exc import SAWarning
 
 from autograder.course import lessons
-from autograder.judging.untrusted_text import one_line
+from autograder.engine.untrusted import one_line
 
 
 def check_cell(exercise_id: str) -> str:

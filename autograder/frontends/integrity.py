@@ -12,8 +12,15 @@ import html
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from autograder.frontends.similarity import (MIN_MATCH, MUCH, THRESHOLD, AssignmentSimilarity, Pair, Written,
-                                             class_similarity)
+from autograder.frontends.similarity import (
+    MIN_MATCH,
+    MUCH,
+    THRESHOLD,
+    AssignmentSimilarity,
+    Pair,
+    Written,
+    class_similarity,
+)
 
 PAIRS_SHOWN = 25  # per assignment, side by side; the count says how many more there are
 LINES_SHOWN = 40  # per side of a pair

@@ -41,8 +41,8 @@ from traitlets import Type
 
 from autograder.course import lessons
 from autograder.engine.limits import NOTEBOOK_MB
+from autograder.engine.untrusted import one_line
 from autograder.frontends.nbgrader import released_source
-from autograder.judging.untrusted_text import one_line
 
 SCHEMA_VERSION = 3  # nbgrader 0.9.6's cell metadata format
 MAX_TIMESTAMP_BYTES = 200

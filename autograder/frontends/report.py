@@ -220,7 +220,8 @@ def _failures_section(failed: Sequence[dict[str, Any]]) -> str:
 def report_html(records: Sequence[dict[str, Any]], title: str = "Class report",
                 submissions: Path | None = None) -> str:
     """The whole page, from result records (and the submitted notebooks, to compare them)."""
-    from autograder.frontends.integrity import STYLE as INTEGRITY_STYLE, flagged_section, similarity_section
+    from autograder.frontends.integrity import STYLE as INTEGRITY_STYLE
+    from autograder.frontends.integrity import flagged_section, similarity_section
 
     stats = class_stats(records)
     students = len({r["student"] for r in records})

@@ -5,8 +5,8 @@ import html
 from dataclasses import asdict
 from typing import Any, Sequence
 
+from autograder.engine.untrusted import one_line
 from autograder.judging.judge import ExerciseResult, Outcome
-from autograder.judging.untrusted_text import one_line
 
 MAX_VALUE_CHARS = 160
 NOT_JUDGED = "judged once the failure above is fixed"

@@ -16,7 +16,7 @@ from numbers import Real
 from pathlib import Path
 from typing import Any, Iterable
 
-from autograder.judging.untrusted_text import one_line
+from autograder.engine.untrusted import one_line
 
 CLASS_FILES = ("grades.csv", "report.html")
 """What the results folder holds for the whole class, beside the students' folders."""

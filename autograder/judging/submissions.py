@@ -15,7 +15,7 @@ from typing import Iterable
 
 from autograder.course import lessons
 from autograder.engine.limits import NOTEBOOK_MB
-from autograder.judging.untrusted_text import one_line
+from autograder.engine.untrusted import one_line
 
 
 @dataclass(frozen=True)
