@@ -20,7 +20,8 @@ from autograder.engine.kernel import CELL_TIMEOUT_NAME, Execution, execute_and_o
 from autograder.engine.limits import Limits
 from autograder.judging.feedback import exercise_json
 from autograder.judging.judge import ExerciseResult, failed_exercise, judge_exercise
-from autograder.judging.reference import Observations
+from autograder.judging.lean import lesson_cut
+from autograder.judging.reference import Observations, release_path
 from autograder.judging.submissions import NotPlain, Submission, found_in, plain_notebook_bytes
 
 
@@ -39,6 +40,7 @@ class Grading:
     reason: str = ""
     notebook: Any = None
     sha256: str = ""  # of the notebook's bytes as read: a rerun regrades only what changed
+    not_run: str = ""  # which cells were not run, and why (one line)
     execution: Execution | None = None
     results: list[ExerciseResult] = field(default_factory=list)
 
@@ -89,6 +91,16 @@ def notebook_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+class Lean(Step):
+    """Cut the notebook down to the cells its grade depends on (`judging.lean`), unless the limits
+    say to run every cell."""
+
+    def run(self, g: Grading) -> None:
+        if not g.limits.run_all:
+            cut = lesson_cut(g.notebook, g.lesson, release_path(g.lesson))
+            g.notebook, g.not_run = cut.notebook, cut.note()
+
+
 class Execute(Step):
     """Run the notebook and its probes in a fresh kernel in a scratch directory."""
 
@@ -137,7 +149,7 @@ TAMPERED = ("Your notebook replaced functions of TensorFlow, NumPy, IPython or t
             "the grader uses to watch your code, so nothing it saw can be trusted. Remove the code that "
             "patches them; the result's reason lists what was replaced.")
 
-PIPELINE = (ReadNotebook(), Execute(), Judge())
+PIPELINE = (ReadNotebook(), Lean(), Execute(), Judge())
 
 
 def grade(submission: Submission, lesson: Lesson, reference: Observations, limits: Limits,
@@ -157,13 +169,13 @@ def grade(submission: Submission, lesson: Lesson, reference: Observations, limit
 
 
 def result_record(g: Grading, duration: float) -> dict[str, Any]:
-    """The result JSON of DESIGN.md's contract, plus `reason` and `cell_errors`."""
+    """The result JSON of DESIGN.md's contract, plus `reason`, `not_run` and `cell_errors`."""
     return {
         "student": g.submission.student, "assignment": g.submission.assignment,
         "notebook": g.submission.path.name, "notebook_sha256": g.sha256,
         "score": sum(r.points for r in g.results), "max_score": g.lesson.max_score,
         "device": g.execution.device if g.execution else "none",
-        "duration_s": round(duration, 2), "status": g.status, "reason": g.reason,
+        "duration_s": round(duration, 2), "status": g.status, "reason": g.reason, "not_run": g.not_run,
         "cell_errors": g.execution.cell_errors if g.execution else [],
         "exercises": [exercise_json(r) for r in g.results],
     }
