@@ -11,7 +11,7 @@ fewer than 90%.
 
 With `--compare-whole`, each mutant sits in its whole solution notebook instead, which is graded
 twice: as by default (the grader's own lean cut, `autograder.judging.lean`) and with every cell
-run (`--run-all`). Any notebook whose status, score or feedback differs between the two is listed,
+run (`--run-all`). Any notebook whose status, score, points or failed checks differ is listed,
 and the exit code is 1. It is slow: every demo cell of every mutant's notebook runs once.
 """
 from __future__ import annotations
@@ -30,6 +30,7 @@ from autograder.course import lessons
 from autograder.engine.limits import Limits
 from autograder.engine.sandbox import bwrap_works
 from autograder.judging.reference import solution_path
+from autograder.judging.results import verdict
 from tests.mutation.equivalent import equivalents_of
 from tests.mutation.generate import GeneratedMutant, generated_mutants
 from tests.mutation.lean import lean_notebook
@@ -99,8 +100,7 @@ def main() -> int:
 
 
 def same_verdicts(lean: dict, whole: dict) -> bool:
-    """Print the notebooks whose status, score or feedback differ between lean and whole grading."""
-    verdict = lambda r: (r["status"], r["score"], r["exercises"])  # noqa: E731
+    """Print the notebooks whose verdicts (`results.verdict`) differ between lean and whole grading."""
     differ = sorted(key for key in lean if verdict(lean[key]) != verdict(whole[key]))
     print(f"\nlean and whole grading: {len(lean) - len(differ)} of {len(lean)} notebooks get the same verdicts")
     for student, assignment in differ:
