@@ -14,8 +14,10 @@ runs. The tag is read from the release, never from the submission.
 
 The cut keeps notebook order. A name read at a cell's top level is bound by an earlier cell; a
 name read inside a function can be bound by any cell, since the probes call the function after
-the whole notebook has run; so both are kept. Cells that bind names by other means (`exec`,
-`globals()`, star imports) count as binding every name.
+the whole notebook has run; so both are kept. A name bound to data also keeps the cells that
+merely use it (`rng.shuffle(x)` changes `rng`), except the names the released setup cell binds
+(modules, their aliases, the checker). Cells that bind names by other means (`exec`, `globals()`,
+star imports) count as binding every name.
 """
 from __future__ import annotations
 
@@ -201,8 +203,8 @@ def lean_cut(nb: nbformat.NotebookNode, release: Release, symbols: Iterable[str]
     seeds = [i for i, c in enumerate(cells) if runs[i] and (
         _grade_id(c) == SETUP or _is_exercise(c) or _key(c.source) not in release.code
         or _key(c.source) in release.setup | release.exercises | release.runs)]
-    setup = [i for i in seeds if _grade_id(cells[i]) == SETUP or _key(cells[i].source) in release.setup]
-    kept = needed_cells(sources, seeds, symbols, tools=setup)
+    tools = [i for i in seeds if _key(cells[i].source) in release.setup]  # the setup cell as released
+    kept = needed_cells(sources, seeds, symbols, tools=tools)
     lean = nbformat.v4.new_notebook(cells=[cells[i] for i in sorted(kept)], metadata=nb.get("metadata", {}))
     return Cut(lean, code_cells=sum(runs), skipped=sum(runs) - len(kept))
 
