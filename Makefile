@@ -62,11 +62,12 @@ grade: setup
 report: setup
 	$(PY) -m autograder report $(OUT) --out $(OUT)/report.html $(if $(wildcard $(SUBMISSIONS)),--submissions $(SUBMISSIONS))
 
-# One class graded three ways: stock nbgrader autograde, nbgrader autograde with the course's config,
-# the batch grader; prints each repeat's walls, then the medians and the speed-ups over stock.
-# Then each solution's grading time, and the class report's similarity pass over 500 submissions.
+# One class (STUDENTS students, each handing in every lesson) graded three ways: stock nbgrader autograde,
+# nbgrader autograde with the course's config, the batch grader; prints each repeat's walls, then the
+# medians, the speed-ups over stock and the floor (the kernel time of the graded cells alone). Then each
+# solution's grading time, and the class report's similarity pass over 500 submissions.
 bench: setup
-	$(PY) bench/grading_throughput.py --copies $(or $(COPIES),8) --repeats $(or $(REPEATS),3) --jobs $(JOBS)
+	$(PY) bench/grading_throughput.py --students $(or $(STUDENTS),2) --repeats $(or $(REPEATS),3) --jobs $(JOBS)
 	$(PY) bench/solution_times.py --repeats $(or $(REPEATS),3)
 	$(PY) bench/similarity_pass.py --students 500
 

@@ -49,6 +49,7 @@ c.Engine.memory_mb = 4096          # memory one kernel may hold, its child proce
 c.Engine.output_bytes = 200_000    # output kept per cell
 c.Engine.jobs = 1                  # submissions graded at once by `python -m autograder grade`
 c.Engine.sandbox = True            # False: process isolation only (grading refuses without bubblewrap)
+c.Engine.run_all = False           # True: run every cell, not only those a grade depends on (same verdicts)
 
 # Only for nbgrader's own Execute, should a course put it back: a check cell may have to build the
 # reference on first use.

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
 import shutil
 from pathlib import Path
@@ -14,10 +15,10 @@ from autograder import COURSE_ROOT
 from autograder.course import lessons
 from autograder.engine.limits import Limits
 from autograder.engine.sandbox import bwrap_works
+from autograder.judging import reference
 from autograder.judging.reference import solution_path
 from tests.alternatives import alternatives_of
 from tests.mutants import mutants_of
-from tests.mutation.lean import lean_notebook
 from tests.swaps import one_per_cell, swap_cells
 
 # TFCOURSE_TEST_LESSONS="02_rebuild_vs_feed 07_learning_rate_decay" narrows the graded lessons while
@@ -82,7 +83,7 @@ def without_screen() -> Iterator[None]:
 
 def release_path(assignment: str) -> Path:
     """The committed student version of an assignment's notebook."""
-    return COURSE_ROOT / "notebooks" / assignment / lessons.load(assignment).notebook
+    return reference.release_path(lessons.load(assignment))
 
 
 def _lay_out(root: Path, student: str, assignment: str, nb: nbformat.NotebookNode) -> None:
@@ -91,28 +92,38 @@ def _lay_out(root: Path, student: str, assignment: str, nb: nbformat.NotebookNod
     nbformat.write(nb, folder / lessons.load(assignment).notebook)
 
 
-@pytest.fixture(scope="session")
-def graded(tmp_path_factory) -> dict[tuple[str, str], dict]:
-    """Result records keyed by (student, assignment): students `solution`, `release`, `mutants-<k>`
-    and `alternatives-<k>` (the k-th group of a lesson's mutants or alternatives).
-
-    Solutions and releases are graded whole. Mutants and alternatives are graded lean (every
-    exercise, none of the demos: `tests.mutation.lean`), which is what keeps the suite fast;
-    `lean-solution`, the solution cut the same way, must keep full marks for that to be sound."""
-    from autograder.frontends.batch import grade_all
-    from autograder.judging.submissions import discover
-
-    root = tmp_path_factory.mktemp("class") / "submitted"
+def lay_out_class(root: Path) -> Path:
+    """Students `solution`, `release`, `mutants-<k>` and `alternatives-<k>` (the k-th group of a
+    lesson's mutants or alternatives, swapped into its whole solution notebook), under `root`."""
     solutions = {a: nbformat.read(solution_path(lessons.load(a)), as_version=4) for a in ASSIGNMENTS}
     for assignment, solution in solutions.items():
         _lay_out(root, "solution", assignment, solution)
         _lay_out(root, "release", assignment, nbformat.read(release_path(assignment), as_version=4))
-        _lay_out(root, "lean-solution", assignment, lean_notebook(solution))
     for (student, assignment), group in {**MUTANT_GROUPS, **ALTERNATIVE_GROUPS}.items():
-        _lay_out(root, student, assignment, lean_notebook(swap_cells(solutions[assignment], group)))
-    out = root.parent / "results"
-    records = grade_all(discover([root]), out, jobs=2, limits=LIMITS)
+        _lay_out(root, student, assignment, swap_cells(solutions[assignment], group))
+    return root
+
+
+def _grade_class(tmp_path_factory, limits: Limits) -> dict[tuple[str, str], dict]:
+    from autograder.frontends.batch import grade_all
+    from autograder.judging.submissions import discover
+
+    root = lay_out_class(tmp_path_factory.mktemp("class") / "submitted")
+    records = grade_all(discover([root]), root.parent / "results", jobs=2, limits=limits)
     return {(r["student"], r["assignment"]): r for r in records}
+
+
+@pytest.fixture(scope="session")
+def graded(tmp_path_factory) -> dict[tuple[str, str], dict]:
+    """Result records of `lay_out_class`'s class, keyed by (student, assignment), graded as by
+    default: only the cells each grade depends on run (`autograder.judging.lean`)."""
+    return _grade_class(tmp_path_factory, LIMITS)
+
+
+@pytest.fixture(scope="session")
+def graded_whole(tmp_path_factory) -> dict[tuple[str, str], dict]:
+    """The same class graded with every cell run (`--run-all`)."""
+    return _grade_class(tmp_path_factory, dataclasses.replace(LIMITS, run_all=True))
 
 
 def scratch_course(root: Path) -> Path:

@@ -27,4 +27,4 @@ def test_every_setting_has_a_flag_that_parses_to_it():
     assert {name: getattr(args, name) for name in FLAGS} == {
         "cell_timeout": 5.0, "notebook_timeout": 50.0, "memory_mb": 100, "output_bytes": 1000, "scratch_mb": 64,
         "file_mb": 8, "jobs": 4}
-    assert set(FLAGS) | {"sandbox"} == set(Engine.class_own_traits(config=True))
+    assert set(FLAGS) | {"sandbox", "run_all"} == set(Engine.class_own_traits(config=True))  # store_true flags

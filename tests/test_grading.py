@@ -14,12 +14,18 @@ def test_solution_gets_full_marks(graded, assignment):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("assignment", ASSIGNMENTS)
-def test_solution_without_its_demos_keeps_full_marks(graded, assignment):
-    """Mutants and alternatives are graded without the demo cells: sound only if the solution is."""
-    record = graded[("lean-solution", assignment)]
-    assert record["status"] == "graded", record["reason"]
-    assert record["score"] == record["max_score"], [e["feedback"] for e in record["exercises"] if not e["passed"]]
+def test_lean_and_whole_grading_give_the_same_verdicts(graded, graded_whole):
+    """Every notebook the suite grades (solutions, releases, every mutant and alternative, in their
+    whole notebooks) gets the same status, score, and points and failed checks per exercise whether
+    only the cells its grade depends on run (the default) or every cell does (`--run-all`)."""
+    from autograder.judging.results import verdict
+
+    assert graded.keys() == graded_whole.keys()
+    differ = {key: (verdict(graded[key]), verdict(graded_whole[key]))
+              for key in graded if verdict(graded[key]) != verdict(graded_whole[key])}
+    assert not differ, differ
+    assert all(r["not_run"] for r in graded.values()), "the default grading ran every cell somewhere"
+    assert not any(r["not_run"] for r in graded_whole.values())
 
 
 @pytest.mark.slow
@@ -108,21 +114,19 @@ FLAKE_PRONE = ("01_graphs_and_sessions", "06_seeds_and_pipelines")  # session pl
 
 
 def _small_class(root):
-    """Per lesson in FLAKE_PRONE: the solution, and lean (without their demo cells) the untouched
-    release and the first mutant."""
+    """Per lesson in FLAKE_PRONE: the solution, the untouched release and the first mutant."""
     import nbformat
 
     from autograder.course import lessons
     from autograder.judging.reference import solution_path
     from tests.conftest import _lay_out, release_path
     from tests.mutants import mutants_of
-    from tests.mutation.lean import lean_notebook
 
     for assignment in FLAKE_PRONE:
         solution = nbformat.read(solution_path(lessons.load(assignment)), as_version=4)
         _lay_out(root, "solution", assignment, solution)
-        _lay_out(root, "release", assignment, lean_notebook(nbformat.read(release_path(assignment), as_version=4)))
-        _lay_out(root, "mutant", assignment, lean_notebook(mutants_of(assignment)[0].apply(solution)))
+        _lay_out(root, "release", assignment, nbformat.read(release_path(assignment), as_version=4))
+        _lay_out(root, "mutant", assignment, mutants_of(assignment)[0].apply(solution))
     return root
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import csv
+import dataclasses
 import json
 import os
 import sys
@@ -59,6 +60,43 @@ def replace_solution(grade_id: str, source: str) -> Callable:
 def delete_solution(grade_id: str) -> Callable:
     def transform(nb):
         nb.cells = [c for c in nb.cells if c not in grade_id_cells(nb, grade_id)]
+        return nb
+    return transform
+
+
+def delete_setup(nb):
+    nb.cells = [c for c in nb.cells if c not in grade_id_cells(nb, "setup")]
+    return nb
+
+
+def unmark_setup(nb):
+    """The setup cell as released, its nbgrader metadata gone: the lean cut knows it by its source."""
+    grade_id_cells(nb, "setup")[0].metadata = {}
+    return nb
+
+
+def demo_cell_after(grade_id: str, nb) -> nbformat.NotebookNode:
+    """The first code cell after the cell `grade_id` that nbgrader does not know (a demo)."""
+    start = nb.cells.index(grade_id_cells(nb, grade_id)[0])
+    return next(c for c in nb.cells[start + 1:] if c.cell_type == "code" and "nbgrader" not in c.metadata)
+
+
+def demo_overrides(grade_id: str, source: str) -> Callable:
+    """A demo cell after the exercise `grade_id`, changed to end with `source`."""
+    def transform(nb):
+        demo_cell_after(grade_id, nb).source += "\n" + source
+        return nb
+    return transform
+
+
+def solution_moved_into_a_demo(grade_id: str) -> Callable:
+    """The solution cell's code appended to the demo cell before it, the solution cell deleted."""
+    def transform(nb):
+        cell = grade_id_cells(nb, grade_id)[0]
+        demo = next(c for c in nb.cells[nb.cells.index(cell) - 1::-1]
+                    if c.cell_type == "code" and "nbgrader" not in c.metadata)
+        demo.source += "\n" + cell.source
+        nb.cells.remove(cell)
         return nb
     return transform
 
@@ -152,6 +190,12 @@ CATALOGUE = [
                                                          "def retune_options(options, threshold):\n    options.update(threshold=threshold)")),
     Hostile("wrong-signature", "solution", replace_solution("retune_solution",
                                                         "def retune(options):\n    options.update(threshold=0.3)")),
+    # Against the lean cut (autograder/judging/lean.py), which skips unchanged demo cells:
+    Hostile("deleted-setup", "solution", delete_setup),
+    Hostile("unmarked-setup", "solution", unmark_setup),
+    Hostile("demo-overrides-exercise", "solution", demo_overrides(
+        "retune_solution", "def retune(options, threshold):\n    options.update(threshold=0.5)")),
+    Hostile("exercise-in-a-demo", "solution", solution_moved_into_a_demo("retune_solution")),
     Hostile("infinite-loop", "solution", with_cell("while True:\n    pass"), tight=True),
     Hostile("loop-ignoring-signals", "release", with_cell(
         "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
@@ -231,6 +275,12 @@ def hostile(tmp_path_factory) -> dict[str, dict]:
     return results
 
 
+@pytest.fixture(scope="module")
+def hostile_whole(tmp_path_factory) -> dict[str, dict]:
+    """The catalogue (all but its tight cases) graded with every cell run (`--run-all`)."""
+    return grade_catalogue(tmp_path_factory.mktemp("whole"), tight=False, limits=dataclasses.replace(LIMITS, run_all=True))
+
+
 def result(hostile, name):
     case = next((c for c in CATALOGUE if c.name == name), None)
     return hostile[f"tight-{name}" if case and case.tight else name]
@@ -275,6 +325,19 @@ def test_hostile_submission_gets_a_result_with_a_reason(hostile, name):
     assert len(record["exercises"]) == len(LESSON.exercises)
     if status != "graded":
         assert record["reason"]
+
+
+@pytest.mark.slow
+def test_lean_grading_behaves_like_the_whole_run(hostile, hostile_whole):
+    """Deleting or unmarking the setup cell, moving or overriding an exercise in a demo cell, and
+    every other case of the catalogue: the same status, score, and points and failed checks per
+    exercise as when every cell runs."""
+    from autograder.judging.results import verdict
+
+    differ = {name: (verdict(hostile[name]), verdict(r)) for name, r in hostile_whole.items()
+              if verdict(hostile[name]) != verdict(r)}
+    assert not differ, differ
+    assert hostile["honest"]["not_run"] and not hostile_whole["honest"]["not_run"]
 
 
 @pytest.mark.slow

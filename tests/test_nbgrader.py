@@ -19,7 +19,6 @@ from autograder.course import lessons
 from autograder.judging.reference import solution_path
 from tests.conftest import ASSIGNMENTS, GRADE_FLAGS, gradable, release_path, scratch_course
 from tests.mutants import mutants_of
-from tests.mutation.lean import lean_notebook
 from tests.swaps import one_per_cell, swap_cells
 
 BIN = Path(sys.executable).parent
@@ -136,9 +135,9 @@ def submit_hostile(course: Path) -> dict[str, int]:
 def autograded(tmp_path_factory) -> SimpleNamespace:
     """One course for every lesson, graded by one `nbgrader autograde`: per lesson the solution, the
     untouched release and the mutant notebooks (`mutant_notebooks`), with each one's expected score.
-    Releases and mutants are lean, as in the batch grader's tests (which grade each release whole),
-    but keep the check cells nbgrader scores. Beside them, the `HOSTILE` notebooks, also graded by
-    the batch grader: both front ends must agree on them."""
+    Each is whole: the grader runs only the cells a grade depends on (`autograder.judging.lean`).
+    Beside them, the `HOSTILE` notebooks, also graded by the batch grader: both front ends must
+    agree on them."""
     course = gradable(scratch_course(tmp_path_factory.mktemp("nbgrader")))
     assert nbgrader(course, "generate_assignment", "*", "--force").returncode == 0
     expected: dict[str, dict[str, int]] = {}
@@ -146,11 +145,10 @@ def autograded(tmp_path_factory) -> SimpleNamespace:
         lesson = lessons.load(assignment)
         solution = nbformat.read(solution_path(lesson), as_version=4)
         submit(course, "solution", assignment, solution_path(lesson))
-        submit(course, "release", assignment,
-               lean_notebook(nbformat.read(release_path(assignment), as_version=4), checks=True))
+        submit(course, "release", assignment, release_path(assignment))
         expected[assignment] = {"solution": lesson.max_score, "release": 0}
         for k, group in enumerate(mutant_notebooks(assignment), 1):
-            submit(course, f"mutants-{k}", assignment, lean_notebook(swap_cells(solution, group), checks=True))
+            submit(course, f"mutants-{k}", assignment, swap_cells(solution, group))
             expected[assignment][f"mutants-{k}"] = (lesson.max_score
                                                     - sum(lesson.exercise(m.exercise).points for m in group))
     expected[HOSTILE_LESSON].update(submit_hostile(course))
@@ -283,7 +281,7 @@ def test_either_order_gives_the_same_gradebook(course):
     submit(course, "solved", assignment, solution_path(lesson))
     submit(course, "untouched", assignment, release_path(assignment))
     mutant = mutants_of(assignment)[0]
-    submit(course, "mutant", assignment, lean_notebook(mutant.apply(solution), checks=True))
+    submit(course, "mutant", assignment, mutant.apply(solution))
     expected = {"solved": lesson.max_score, "untouched": 0,
                 "mutant": lesson.max_score - lesson.exercise(mutant.exercise).points}
 

@@ -18,6 +18,7 @@ import shutil
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Coroutine, Iterable, Mapping, Sequence
@@ -69,6 +70,7 @@ class Execution:
     stderr: str = ""
     cell_errors: list[str] = field(default_factory=list)
     tampered: list[str] = field(default_factory=list)  # the grader's words for what was tampered with
+    kernel_s: float = 0.0  # the kernel's time on the notebook's cells and probes, by its own clock: for benches
 
 
 def is_check_cell(cell: Mapping[str, Any]) -> bool:
@@ -368,6 +370,8 @@ def _collect(nb: nbformat.NotebookNode, nonce: str, execution: Execution) -> Non
     parts: dict[str, dict[str, list]] = {}
     expected: dict[str, set[str]] = {}
     for cell in nb.cells:
+        if not cell.metadata.get("autograder_snapshot"):  # start-up: a warm zygote did it before forking
+            execution.kernel_s += _cell_seconds(cell)
         ex_id, phase = cell.metadata.get("autograder_probe"), cell.metadata.get("autograder_phase")
         if ex_id:
             expected.setdefault(ex_id, set()).add(phase)
@@ -388,6 +392,17 @@ def _collect(nb: nbformat.NotebookNode, nonce: str, execution: Execution) -> Non
             execution.observations[ex_id] = [o for phase in ("public", "hidden") for o in parts[ex_id].get(phase, [])]
     if execution.status == "graded" and any(e.startswith(INTERRUPTED) for e in execution.cell_errors):
         execution.reason = "a notebook cell ran over its time limit and was interrupted"
+
+
+def _cell_seconds(cell: Mapping[str, Any]) -> float:
+    """From the kernel's receipt of a cell to its reply (nbclient's timing metadata), 0 if unknown."""
+    timing = cell.get("metadata", {}).get("execution", {})
+    try:
+        start, end = (datetime.fromisoformat(timing[k].replace("Z", "+00:00"))
+                      for k in ("iopub.execute_input", "shell.execute_reply"))
+    except (KeyError, TypeError, ValueError):
+        return 0.0
+    return max(0.0, (end - start).total_seconds())
 
 
 def _error_line(output: Mapping[str, Any], ex_id: str | None) -> str:

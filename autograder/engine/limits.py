@@ -8,7 +8,9 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Limits:
     """Limits on one submission: seconds per cell and per notebook, memory (its whole cgroup:
-    processes, tmpfs, page cache), output per cell, its scratch tmpfs and any one file it writes."""
+    processes, tmpfs, page cache), output per cell, its scratch tmpfs and any one file it writes;
+    and which cells it runs: only those its grade depends on (`judging.lean`), or with `run_all`
+    every cell."""
 
     cell_timeout: float = 60.0
     notebook_timeout: float = 600.0
@@ -17,6 +19,7 @@ class Limits:
     sandbox: bool = True
     scratch_mb: int = 1024
     file_mb: int = 256
+    run_all: bool = False
 
 
 NOTEBOOK_MB = 64

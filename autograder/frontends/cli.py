@@ -25,7 +25,8 @@ def _grade(args: argparse.Namespace) -> int:
         print("no submissions found under: " + " ".join(map(str, args.paths)) + "\n" + layout_hint(), file=sys.stderr)
         return 2
     overrides = {name: getattr(args, name) for name in FLAGS}
-    settings = engine(load_config(args.config), {**overrides, "sandbox": False if args.no_sandbox else None})
+    settings = engine(load_config(args.config), {**overrides, "sandbox": False if args.no_sandbox else None,
+                                                       "run_all": True if args.run_all else None})
     limits = settings.limits()
     runner = None
     if args.cluster:
@@ -128,6 +129,10 @@ def parser() -> argparse.ArgumentParser:
                        help="grade without bubblewrap: process isolation only, so a submission can read and "
                             "change what the grader can (by default, grading refuses without a sandbox); "
                             "the same as c.Engine.sandbox = False")
+    grade.add_argument("--run-all", action="store_true",
+                       help="run every cell of each notebook; by default only the cells a grade depends on run "
+                            "(setup, the student's new or changed cells, exercises, and the cells they read), "
+                            "with the same verdicts; the same as c.Engine.run_all = True")
     grade.add_argument("--config", type=Path, default=Path("nbgrader_config.py"), metavar="FILE",
                        help="read the engine's settings (c.Engine.*) from this nbgrader config, as "
                             "`nbgrader autograde` does; flags override it (default: ./nbgrader_config.py, if any)")

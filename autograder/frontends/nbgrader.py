@@ -42,7 +42,7 @@ from autograder.engine.sandbox import require_sandbox, warn_unsandboxed
 from autograder.frontends.gradebook import check_cell
 from autograder.frontends.settings import Engine
 from autograder.judging.feedback import sectioned_html, sectioned_text
-from autograder.judging.grading import Execute, Grading, Judge, Screen, result_record
+from autograder.judging.grading import Execute, Grading, Judge, Lean, Screen, result_record
 from autograder.judging.judge import ExerciseResult, judge_exercise
 from autograder.judging.reference import Observations, cache_dir, reference_observations
 from autograder.judging.submissions import Submission
@@ -110,14 +110,15 @@ class GradeInSandbox(NbGraderPreprocessor):
         with DeviceSlots(1).slot() as device_env, _pool(hidden, limits.sandbox).lease(device_env) as zygote:
             g = Grading(submission, lesson, _reference(lesson), limits, hidden, device_env, zygote,
                         notebook=copy.deepcopy(nb))
-            for step in (Screen(), Execute()):
+            for step in (Screen(), Lean(), Execute()):
                 if g.status == "graded":
                     step.run(g)
         Judge().run(g)
         record = result_record(g, time.monotonic() - started)
-        self.log.info("%s/%s: %s/%s, %s in %.1f s%s", record["student"], record["assignment"], record["score"],
+        self.log.info("%s/%s: %s/%s, %s in %.1f s%s%s", record["student"], record["assignment"], record["score"],
                       record["max_score"], record["status"], record["duration_s"],
-                      f" ({record['reason']})" if record["reason"] else "")
+                      f" ({record['reason']})" if record["reason"] else "",
+                      f"; {record['not_run']}" if record["not_run"] else "")
         write_check_outputs(nb, lesson, g)
         return nb, resources
 

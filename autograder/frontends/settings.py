@@ -31,6 +31,10 @@ class Engine(Configurable):
         "Run each kernel in bubblewrap. False grades with process isolation only: a submission can then "
         "read and change what the grader can. With True, grading refuses to run where bubblewrap "
         "cannot build a sandbox.")).tag(config=True)
+    run_all = Bool(DEFAULTS.run_all, help=(
+        "Run every cell of a submission. By default only the cells its grade depends on run: the setup "
+        "cell, the cells the student wrote or changed, the exercise cells and the unchanged cells whose "
+        "definitions those read; the verdicts are the same either way.")).tag(config=True)
     jobs = Integer(1, help=(
         "Submissions graded at once by `python -m autograder grade`. `nbgrader autograde` grades "
         "its notebooks one after another, whatever this says.")).tag(config=True)
@@ -38,7 +42,7 @@ class Engine(Configurable):
     def limits(self) -> Limits:
         """The `Limits` these settings describe."""
         return Limits(self.cell_timeout, self.notebook_timeout, self.memory_mb, self.output_bytes, self.sandbox,
-                      self.scratch_mb, self.file_mb)
+                      self.scratch_mb, self.file_mb, self.run_all)
 
 
 # The command line's flag for each setting (`python -m autograder grade --cell-timeout 60`).

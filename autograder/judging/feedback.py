@@ -144,6 +144,8 @@ def _record_header(record: dict[str, Any]) -> list[str]:
     lines = [f"{record['assignment']}: {record['score']}/{record['max_score']} for {record['student']}"]
     if record["status"] != "graded" or record.get("reason"):
         lines.append(f"status: {record['status']}" + (f" ({record['reason']})" if record.get("reason") else ""))
+    if record.get("not_run"):
+        lines.append(f"not run: {record['not_run']}")
     return [one_line(line) for line in lines]
 
 

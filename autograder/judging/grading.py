@@ -21,7 +21,8 @@ from autograder.engine.limits import Limits
 from autograder.judging import screening
 from autograder.judging.feedback import exercise_json
 from autograder.judging.judge import ExerciseResult, failed_exercise, judge_exercise
-from autograder.judging.reference import Observations
+from autograder.judging.lean import lesson_cut
+from autograder.judging.reference import Observations, release_path
 from autograder.judging.screening import Finding
 from autograder.judging.submissions import NotPlain, Submission, found_in, plain_notebook_bytes
 
@@ -41,6 +42,7 @@ class Grading:
     reason: str = ""
     notebook: Any = None
     sha256: str = ""  # of the notebook's bytes as read: a rerun regrades only what changed
+    not_run: str = ""  # which cells were not run, and why (one line)
     execution: Execution | None = None
     results: list[ExerciseResult] = field(default_factory=list)
     flags: list[Finding] = field(default_factory=list)  # what `Screen` saw
@@ -103,6 +105,16 @@ class Screen(Step):
             g.status, g.reason = "tampered", "; ".join(r for r in (g.reason, reason) if r)
 
 
+class Lean(Step):
+    """Cut the notebook down to the cells its grade depends on (`judging.lean`), unless the limits
+    say to run every cell."""
+
+    def run(self, g: Grading) -> None:
+        if not g.limits.run_all:
+            cut = lesson_cut(g.notebook, g.lesson, release_path(g.lesson))
+            g.notebook, g.not_run = cut.notebook, cut.note()
+
+
 class Execute(Step):
     """Run the notebook and its probes in a fresh kernel in a scratch directory."""
 
@@ -149,7 +161,7 @@ TAMPERED = ("Your notebook reaches for the machinery the grader uses to watch yo
             "patched functions of TensorFlow, NumPy, IPython or the course's checker), so nothing it saw can "
             "be trusted. Remove that code; the result's reason names what was found.")
 
-PIPELINE = (ReadNotebook(), Screen(), Execute(), Judge())
+PIPELINE = (ReadNotebook(), Screen(), Lean(), Execute(), Judge())
 
 
 def grade(submission: Submission, lesson: Lesson, reference: Observations, limits: Limits,
@@ -169,13 +181,13 @@ def grade(submission: Submission, lesson: Lesson, reference: Observations, limit
 
 
 def result_record(g: Grading, duration: float) -> dict[str, Any]:
-    """The result JSON of DESIGN.md's contract, plus `reason` and `cell_errors`."""
+    """The result JSON of DESIGN.md's contract, plus `reason`, `not_run` and `cell_errors`."""
     return {
         "student": g.submission.student, "assignment": g.submission.assignment,
         "notebook": g.submission.path.name, "notebook_sha256": g.sha256,
         "score": sum(r.points for r in g.results), "max_score": g.lesson.max_score,
         "device": g.execution.device if g.execution else "none",
-        "duration_s": round(duration, 2), "status": g.status, "reason": g.reason,
+        "duration_s": round(duration, 2), "status": g.status, "reason": g.reason, "not_run": g.not_run,
         "cell_errors": g.execution.cell_errors if g.execution else [],
         "flags": [f.json() for f in g.flags],
         "exercises": [exercise_json(r) for r in g.results],

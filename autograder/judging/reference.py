@@ -1,7 +1,7 @@
 """Reference observations, computed by running the solution notebook through the same probes.
 
 Nothing expected is written by hand: the solution in `solutions/` is executed and observed exactly
-as a submission is. Results are cached, keyed by everything they depend on.
+as a submission is, lean (`judging.lean`: its demo cells, unchanged from the release, do not run). Results are cached, keyed by everything they depend on.
 """
 from __future__ import annotations
 
@@ -30,6 +30,11 @@ def solution_path(lesson: Lesson) -> Path:
     return COURSE_ROOT / "solutions" / lesson.assignment / lesson.notebook
 
 
+def release_path(lesson: Lesson) -> Path:
+    """Where the lesson's released (student) notebook lives in the course checkout."""
+    return COURSE_ROOT / "notebooks" / lesson.assignment / lesson.notebook
+
+
 def cache_dir() -> Path:
     """`$TFCOURSE_CACHE`, else `~/.cache/tfgraph-course`; instructor-side only."""
     return Path(os.environ.get("TFCOURSE_CACHE", Path.home() / ".cache" / "tfgraph-course"))
@@ -37,10 +42,11 @@ def cache_dir() -> Path:
 
 def _fingerprint(lesson: Lesson) -> str:
     digest = hashlib.sha256(solution_path(lesson).read_bytes())
+    digest.update(release_path(lesson).read_bytes())  # the lean cut compares the solution with it
     digest.update(metadata.version("tensorflow").encode())
     for module in (f"autograder.course.lessons.l{lesson.assignment}", f"autograder.course.hidden.l{lesson.assignment}",
                    f"autograder.inkernel.probes.l{lesson.assignment}", "autograder.inkernel.probe",
-                   "autograder.inkernel.probing", "autograder.engine.kernel"):
+                   "autograder.inkernel.probing", "autograder.engine.kernel", "autograder.judging.lean"):
         # The file, not the imported module: importing the kernel module costs the judge 2 s.
         digest.update(Path(find_spec(module).origin).read_bytes())
     return digest.hexdigest()[:20]
@@ -64,8 +70,9 @@ def _compute(lesson: Lesson) -> Observations:
     from autograder.engine.kernel import execute_and_observe
     from autograder.engine.limits import Limits
     from autograder.engine.sandbox import bwrap_works
+    from autograder.judging.lean import lesson_cut
 
-    nb = nbformat.read(solution_path(lesson), as_version=4)
+    nb = lesson_cut(nbformat.read(solution_path(lesson), as_version=4), lesson, release_path(lesson)).notebook
     cases = lessons.all_cases(lesson)
     # The solution is trusted: where bubblewrap cannot run, it runs behind the nanny instead.
     limits = Limits(cell_timeout=120, notebook_timeout=900, sandbox=bwrap_works())

@@ -26,6 +26,14 @@ MAX_RECORD_BYTES = 16 * 2**20  # a result record is a few kB; anything far large
 CSV_COLUMNS = ("student", "assignment", "score", "max_score", "status", "reason", "device", "duration_s")
 
 
+def verdict(record: dict[str, Any]) -> tuple:
+    """What a result decides, without its words: status, score, and each exercise's points and
+    failed checks. (The words may quote a TensorFlow error whose text varies from run to run:
+    "Could not find variable b", or "w", as TensorFlow happens to order the ops.)"""
+    return (record["status"], record["score"],
+            [(e["id"], e["points"], e["passed"], e.get("failed_checks", [])) for e in record["exercises"]])
+
+
 def atomic_write(path: Path, text: str) -> None:
     """Write `text` to `path` through a temporary file and a rename, so readers see all or nothing."""
     path.parent.mkdir(parents=True, exist_ok=True)

@@ -1,6 +1,6 @@
 """`make mutants`: grade every machine-made mutant of the solutions in one warm batch.
 
-    .venv/bin/python -m tests.mutation [ASSIGNMENT ...] [--jobs 2] [--out DIR]
+    .venv/bin/python -m tests.mutation [ASSIGNMENT ...] [--jobs 2] [--out DIR] [--compare-whole]
 
 Per exercise it grades a lean baseline (the unmutated solution cell) and each lean mutant. A mutant
 is killed when its exercise loses points, or its notebook times out or crashes. It prints each
@@ -8,10 +8,16 @@ exercise's kill rate over the mutants not listed as equivalent, then every survi
 triage: strengthen the tests, or list it in `equivalent/l<assignment>.toml` with a reason), and
 listed mutants that were killed after all. Exits 1 when a baseline fails or an exercise kills
 fewer than 90%.
+
+With `--compare-whole`, each mutant sits in its whole solution notebook instead, which is graded
+twice: as by default (the grader's own lean cut, `autograder.judging.lean`) and with every cell
+run (`--run-all`). Any notebook whose status, score, points or failed checks differ is listed,
+and the exit code is 1. It is slow: every demo cell of every mutant's notebook runs once.
 """
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import tempfile
 import time
@@ -24,6 +30,7 @@ from autograder.course import lessons
 from autograder.engine.limits import Limits
 from autograder.engine.sandbox import bwrap_works
 from autograder.judging.reference import solution_path
+from autograder.judging.results import verdict
 from tests.mutation.equivalent import equivalents_of
 from tests.mutation.generate import GeneratedMutant, generated_mutants
 from tests.mutation.lean import lean_notebook
@@ -35,10 +42,12 @@ LIMITS = dict(cell_timeout=20.0, notebook_timeout=90.0)
 BASELINE = "baseline"
 
 
-def lay_out(root: Path, assignment: str, mutants: list[GeneratedMutant]) -> None:
-    """The lean baseline of each exercise, and each mutant, as students of one class."""
+def lay_out(root: Path, assignment: str, mutants: list[GeneratedMutant], whole: bool = False) -> None:
+    """The lean baseline of each exercise, and each mutant, as students of one class; with `whole`,
+    each in the whole solution notebook."""
     lesson = lessons.load(assignment)
     solution = nbformat.read(solution_path(lesson), as_version=4)
+    cut = (lambda nb, *keep: nb) if whole else lean_notebook
 
     def write(student: str, nb: nbformat.NotebookNode) -> None:
         folder = root / student / assignment
@@ -46,10 +55,9 @@ def lay_out(root: Path, assignment: str, mutants: list[GeneratedMutant]) -> None
         nbformat.write(nb, folder / lesson.notebook)
 
     for exercise in lesson.exercises:
-        write(f"{BASELINE}--{exercise.id}", lean_notebook(solution, f"{exercise.id}_solution"))
+        write(f"{BASELINE}--{exercise.id}", cut(solution, f"{exercise.id}_solution"))
     for mutant in mutants:
-        write(f"{mutant.exercise}--{mutant.id.rsplit('/', 1)[1]}",
-              lean_notebook(swap_cells(solution, [mutant]), mutant.cell))
+        write(f"{mutant.exercise}--{mutant.id.rsplit('/', 1)[1]}", cut(swap_cells(solution, [mutant]), mutant.cell))
 
 
 def killed(record: dict, exercise: str) -> bool:
@@ -64,6 +72,8 @@ def main() -> int:
     parser.add_argument("assignments", nargs="*", default=lessons.assignments())
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--out", type=Path, help="keep the graded class and results here")
+    parser.add_argument("--compare-whole", action="store_true",
+                        help="grade each mutant's whole notebook lean and with every cell run; list differences")
     args = parser.parse_args()
     from autograder.frontends.batch import grade_all
     from autograder.judging.submissions import discover
@@ -73,15 +83,31 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="tfcourse-mutants-") as scratch:
         where = args.out or Path(scratch)
         for assignment in args.assignments:
-            lay_out(where / "submitted", assignment, mutants[assignment])
+            lay_out(where / "submitted", assignment, mutants[assignment], whole=args.compare_whole)
         print(f"grading {sum(map(len, mutants.values()))} mutants of {len(args.assignments)} lesson(s) "
               f"with {args.jobs} job(s)", file=sys.stderr)
-        records = grade_all(discover([where / "submitted"]), where / "results", jobs=args.jobs,
-                            limits=Limits(sandbox=bwrap_works(), **LIMITS), force=True)
-    by_student = {(r["student"], r["assignment"]): r for r in records}
-    ok = report(mutants, by_student)
+        limits = Limits(sandbox=bwrap_works(), **LIMITS)
+        records = grade_all(discover([where / "submitted"]), where / "results", jobs=args.jobs, limits=limits,
+                            force=True)
+        by_student = {(r["student"], r["assignment"]): r for r in records}
+        ok = report(mutants, by_student)
+        if args.compare_whole:
+            whole = grade_all(discover([where / "submitted"]), where / "results-whole", jobs=args.jobs,
+                              limits=dataclasses.replace(limits, run_all=True), force=True)
+            ok &= same_verdicts(by_student, {(r["student"], r["assignment"]): r for r in whole})
     print(f"\n{time.perf_counter() - started:.0f} s in all")
     return 0 if ok else 1
+
+
+def same_verdicts(lean: dict, whole: dict) -> bool:
+    """Print the notebooks whose verdicts (`results.verdict`) differ between lean and whole grading."""
+    differ = sorted(key for key in lean if verdict(lean[key]) != verdict(whole[key]))
+    print(f"\nlean and whole grading: {len(lean) - len(differ)} of {len(lean)} notebooks get the same verdicts")
+    for student, assignment in differ:
+        print(f"  {assignment}/{student}: lean {lean[(student, assignment)]['score']} "
+              f"{lean[(student, assignment)]['status']}, whole {whole[(student, assignment)]['score']} "
+              f"{whole[(student, assignment)]['status']}")
+    return not differ
 
 
 def report(mutants: dict[str, list[GeneratedMutant]], by_student: dict) -> bool:
