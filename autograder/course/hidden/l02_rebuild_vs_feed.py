@@ -15,12 +15,14 @@ CASES = {
         ("several new thresholds, one back at the first", {"x": [1.0, 2.0, 3.0, 4.0], "first": 2.0, "seconds": [4.0, 0.0, 2.5]}),
         ("a negative first threshold", {"x": [0.0, 0.1], "first": -1.0, "seconds": [0.1]}),
         ("a tie at a threshold float32 cannot hold exactly (0.7)", {"x": [0.7, 0.3, 0.69], "first": 0.3, "seconds": [0.7, 0.69]}),
+        ("a whole-number (int) first threshold", {"x": [0.5, 1.0, 2.0], "first": 1, "seconds": [1.5]}),
     ],
     "retune": [
         ("a dict with more options than the public one", {"options": {"threshold": 0.1, "keep_prob": 0.8, "clip": 1.0}, "threshold": 0.9}),
         ("a one-option dict and a negative threshold", {"options": {"threshold": 2.0}, "threshold": -2.0}),
         ("as many options as the public case, under other names, and a threshold with many digits",
          {"options": {"keep_prob": 0.5, "threshold": 0.25}, "threshold": 0.123456789}),
+        ("a dict that holds no threshold yet", {"options": {"keep_prob": 0.5, "clip": 1.0}, "threshold": 0.3}),
     ],
     "set_hyperparameter": [
         # Names the public case never changes (bias in the graph, clip in Python), each changed twice.
@@ -47,5 +49,6 @@ CASES = {
     "scale_all": [
         ("a matrix and a negative scale", {"x": [[1.0, -1.0], [0.5, 4.0]], "scales": [1.5, -2.0, 0.25, 10.0]}),
         ("a one-element input", {"x": [7.0], "scales": [3.0, 0.1]}),
+        ("whole-number (int) scales among floats", {"x": [1.0, -2.0], "scales": [2, 0.5, 3]}),
     ],
 }

@@ -73,6 +73,12 @@ LESSON = Lesson(
                       same("in_place"), shows=("in_place",)),
                 Check("session-per-call", "opens its one session in __init__", SESSION_PER_CALL,
                       holds(lambda got: got["sessions"] == 0), shows=("sessions",)),
+                Check("const-fed", "feeds the threshold through a placeholder",
+                      "The answers are right, but the threshold is not a placeholder: a Const (or a "
+                      "variable's value) fed on every call. Feeding overrides any tensor, so it works, "
+                      "but the graph says the threshold is fixed, and whoever runs it without your feed "
+                      "gets the baked value. Make it what the text asks for: a float32 placeholder.",
+                      holds(lambda got: got["placeholders"] >= 2), shows=()),
             ),
             cases=(Case("lesson threshold 0.7 then 0.3", {"x": X, "first": 0.7, "second": 0.3, "third": 0.5}),),
         ),
@@ -145,7 +151,7 @@ LESSON = Lesson(
                 Check("rebound-dict", "changes the dict the model holds",
                       "Assigning a new dict to the parameter only rebinds a local name; the model "
                       "still holds the old dict. Mutate the shared one: options.update(...) or "
-                      "options[key] = value.", holds(lambda got: got["untouched"] is False),
+                      "options[key] = value.", holds(lambda got: got["untouched"] is False or not got["had_threshold"]),
                       shows=("holder_threshold",)),
                 Check("wrong-threshold", "sets the threshold to the value given",
                       "The dict the model holds changed, but its threshold is not the value passed "
