@@ -54,7 +54,9 @@ LESSON = Lesson(
                       same("trainable"), shows=("trainable",)),
                 Check("local-variable", "keeps examples_seen in LOCAL_VARIABLES only",
                       "examples_seen must be a local variable: in LOCAL_VARIABLES, and neither global "
-                      "(it is not saved) nor trainable.", same("local"), shows=("local", "global")),
+                      "(it is not saved) nor trainable.",
+                      lambda got, exp: same("local")(got, exp) and "examples_seen" not in got["global"],
+                      shows=("local", "global")),
                 Check("counter-not-float32", "makes examples_seen a float32 scalar starting at 0",
                       "examples_seen must be a float32 scalar that starts at 0. An integer initial value "
                       "(0 rather than 0.0) makes an int32 variable, which cannot count fractional "
@@ -70,6 +72,12 @@ LESSON = Lesson(
                       "collections=[MODEL_VARIABLES] replaces the default list, so the variable leaves "
                       "GLOBAL_VARIABLES: global_variables_initializer and Saver no longer see it. List "
                       "both keys.", _model_vars_global, shows=("model", "global", "run_error")),
+                Check("run-raised", "runs: initializers, logits, summaries and ema_op",
+                      "Running what you built raised (the error is shown below for the public case), so "
+                      "nothing after it could be measured. A v1 summary.scalar needs a scalar (reduce "
+                      "over every axis: tf.reduce_mean(logits)), and every variable must be initialized "
+                      "by global_variables_initializer() or local_variables_initializer().",
+                      holds(lambda got: got["run_error"] is None), shows=("run_error",)),
                 Check("moving-average-collection", "averages w and b with ExponentialMovingAverage",
                       "ema.apply([w, b]) puts the averaged variables (not the shadows) in "
                       "MOVING_AVERAGE_VARIABLES and creates non-trainable shadow variables in "
