@@ -220,3 +220,39 @@ LESSON = Lesson(
         ),
     ),
 )
+
+# What each exercise's docstring (and the text above it) promises, and the check that reads it.
+REQUIREMENTS = {
+    "count_ops": {
+        "Return {op type: number of ops of that type}": "counted-tensors",
+        "for every op in `graph`": "wrong-counts",
+        "Read `graph` itself, whatever the default graph is": "default-graph",
+    },
+    "input_names": {
+        "the ops whose outputs feed the op `name` of `graph`": "wrong-op",
+        "in input order; one entry per data input, repeats included": "input-order",
+        "op names, not tensor names": "tensor-names",
+        "no control inputs": "control-inputs",
+        "Read `graph`, not the default graph": "default-graph",
+    },
+    "evaluate": {
+        "computed in ONE run": "separate-runs",
+        "use `session` when given": ("eval-needs-default", "default-over-given"),
+        "else the default session": "default-session-ignored",
+        "with neither, raise ValueError; never open a session of your own": "invented-session",
+        "like Tensor.eval(): the caller's session is used, not closed": "closed-callers-session",
+    },
+    "one_run": {
+        "Split the array x with ONE random mask": "two-random-ops",
+        "as float32 NumPy arrays": "float64-arrays",
+        "from one run; fetch both in one sess.run": "separate-runs",
+        "mask = tf.random.uniform(tf.shape(x), seed=seed) < keep": "wrong-mask",
+        "Build in the default graph": "own-graph",
+    },
+    "running_total": {
+        "held in a float32 variable (starting at 0)": ("float64-total", "python-total"),
+        "__init__() builds every op; add() runs only ops built in __init__": "ops-in-loop",
+        "opens a session and initializes the variable": ("session-per-step", "session-closed"),
+        "add(value) adds `value` and returns the new total": "wrong-totals",
+    },
+}

@@ -224,3 +224,40 @@ LESSON = Lesson(
         ),
     ),
 )
+
+# What each exercise's docstring (and the text above it) promises, and the check that reads it.
+REQUIREMENTS = {
+    "bookkeeping": {
+        "logits = x @ w + b": "wrong-logits",
+        "w, b: trainable model variables (GLOBAL, TRAINABLE, MODEL)": ("trainable-by-default", "model-variables-not-global"),
+        "the global step": "step-not-int64",
+        "examples_seen: a local, non-trainable": ("local-variable", "trainable-by-default"),
+        "float32 counter": "counter-not-float32",
+        "a v1 summary \"mean_logit\"": ("summary-not-collected", "summary-value"),
+        "EMA(0.99) over [w, b]": ("moving-average-collection", "ema-decay"),
+        "(everything it builds runs)": "run-raised",
+    },
+    "train_excluding": {
+        "excluding variables through TRAINABLE_VARIABLES": ("edited-copy", "edit-after-minimize"),
+        "excluded variables keep their initial values; the others train": "removed-too-many",
+        "(every variable stays global, float32)": ("global-collection", "not-float32"),
+    },
+    "dense_decay": {
+        "Return x @ w + b": "layer-output",
+        "with <name>/w and <name>/b from get_variable": "variable-names",
+        "add ONE term to the \"losses\" collection": ("term-not-collected", "term-not-scalar"),
+        "decay * tf.nn.l2_loss(w)": "decay-value",
+    },
+    "freezer": {
+        "Build every op the training will need (it is finalized next)": "ops-in-loop",
+        "variables in `frozen` stay bit-identical": ("collection-after-minimize", "zero-gradient-not-freeze"),
+        "all others are updated": "unfrozen-stuck",
+        "Trains var_list": "trains-outside-var-list",
+        "Run one step": "not-one-step",
+    },
+    "train_layers": {
+        "step i freezes the layers named in frozen_per_step[i]": ("stale-variable-list", "zero-gradient-not-freeze"),
+        "and trains the others": "unfrozen-stuck",
+        "one Adam(lr), built before the loop; mean((model(x) - y)**2); returns the losses": "wrong-loss",
+    },
+}
