@@ -6,6 +6,7 @@ import copy
 import csv
 import dataclasses
 import json
+import math
 import os
 import sys
 import time
@@ -34,8 +35,8 @@ def tight_limits(honest_seconds: float) -> Limits:
     solution took to grade on this machine just now: on a loaded machine every cell is slower (a
     cold kernel's TensorFlow import can take 20 s at a load of 15), and that must never turn the
     honest neighbour, or a hostile notebook's honest cells, into a timeout."""
-    cell = max(20.0, 2 * honest_seconds)
-    return Limits(cell_timeout=cell, notebook_timeout=max(120.0, 4 * cell), memory_mb=2500, sandbox=SANDBOX)
+    cell = max(20, math.ceil(2 * honest_seconds))  # whole seconds: nbclient's timeout is an int
+    return Limits(cell_timeout=cell, notebook_timeout=max(120, 4 * cell), memory_mb=2500, sandbox=SANDBOX)
 
 
 def with_cell(source: str, at: int | None = None) -> Callable:
