@@ -24,6 +24,7 @@ from __future__ import annotations
 import ast
 import functools
 import symtable
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -32,6 +33,11 @@ import nbformat
 
 from autograder.course.spec import Lesson
 from autograder.engine.kernel import is_check_cell
+
+# CPython 3.11 keeps the AST constructor's recursion depth in state that the threads of a process
+# share, so two threads parsing at once can fail with "AST constructor recursion depth mismatch".
+# The batch grader grades submissions in threads: the steps that parse a submission take turns.
+PARSING = threading.Lock()
 
 SETUP = "setup"
 RUN_TAG = "autograder-runs"
@@ -211,4 +217,5 @@ def lean_cut(nb: nbformat.NotebookNode, release: Release, symbols: Iterable[str]
 
 def lesson_cut(nb: nbformat.NotebookNode, lesson: Lesson, release: Path) -> Cut:
     """`lean_cut` of a notebook of `lesson`, against its released notebook at `release`."""
-    return lean_cut(nb, release_at(release), [e.symbol for e in lesson.exercises])
+    with PARSING:
+        return lean_cut(nb, release_at(release), [e.symbol for e in lesson.exercises])

@@ -31,6 +31,7 @@ import nbformat
 
 from autograder.engine.kernel import is_check_cell
 from autograder.engine.untrusted import capped
+from autograder.judging.lean import PARSING
 
 MAX_CODE_CHARS = 120
 
@@ -125,6 +126,11 @@ class Finding:
 def screen(nb: nbformat.NotebookNode, released: Iterable[str]) -> list[Finding]:
     """Every finding in the code cells of `nb` whose source is none of `released` (the release's
     code cells' sources). Check cells are left out: the grader never runs them."""
+    with PARSING:  # one parse at a time in this process (see `lean.PARSING`)
+        return _findings(nb, released)
+
+
+def _findings(nb: nbformat.NotebookNode, released: Iterable[str]) -> list[Finding]:
     known = set(released)
     return screen_sources({index: cell.source for index, cell in enumerate(nb.cells)
                            if cell.cell_type == "code" and not is_check_cell(cell) and cell.source not in known})
