@@ -40,12 +40,14 @@ def test_untouched_release_gets_zero(graded, assignment):
 @pytest.mark.slow
 @pytest.mark.parametrize("assignment,student,mutant", MUTANTS, ids=[m.name for _, _, m in MUTANTS])
 def test_mutant_loses_its_exercise_and_is_named(graded, assignment, student, mutant):
-    """The notebook holds at most one mutant per exercise: the exercises it leaves alone keep full marks."""
+    """The verdict, the first check that fails, is the mutant's own misconception: not merely named
+    somewhere, and not a symptom another check reports first. The notebook holds at most one mutant
+    per exercise: the exercises it leaves alone keep full marks."""
     record = graded[(student, assignment)]
     by_id = {e["id"]: e for e in record["exercises"]}
     target = by_id[mutant.exercise]
     assert target["points"] == 0, target["feedback"]
-    assert mutant.misconception in target["failed_checks"], target["feedback"]
+    assert target["failed_checks"][:1] == [mutant.misconception], target["feedback"]
     assert f"[{mutant.misconception}]" in target["feedback"]
     mutated = {m.exercise for m in MUTANT_GROUPS[(student, assignment)]}
     others = [e for e in record["exercises"] if e["id"] not in mutated]

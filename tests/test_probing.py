@@ -81,3 +81,31 @@ def test_after_reset_runs_the_initializer_in_the_one_session():
         assert after_reset([sess, sess], [total], lambda: 0) is None
         sess.close()
         assert after_reset([sess], [total], lambda: 0) == "RuntimeError"
+
+
+def test_unordered_fetches_finds_a_read_racing_a_write_in_one_run():
+    """The hostile catalogue of one run's fetches: a variable read beside an op that writes it is a
+    race (the runtime picks the order); a fetch computed from the read the write waits for is not."""
+    import tensorflow as tf
+
+    from autograder.inkernel.probing import RacingRuns, unordered_fetches
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default():
+        w = tf1.Variable(1.0, name="w")
+        bump = w.assign_add(1.0)
+        read = w.read_value()
+        new = read * 2.0
+        write_new = w.assign(new)
+        loss = tf.square(w - 3.0)
+        train = tf1.train.GradientDescentOptimizer(0.1).minimize(loss)
+        assert unordered_fetches([w, bump.op])                     # the variable itself, as run() reads it
+        assert unordered_fetches([tf.identity(w), tf.group(bump)])  # a read beside a grouped write
+        assert not unordered_fetches([new, write_new.op])           # the write is computed from the read
+        assert not unordered_fetches([loss, train])                 # the update waits for the loss's reads
+        assert not unordered_fetches(bump)                          # one fetch alone
+        with tf1.Session() as sess, RacingRuns() as racing:
+            sess.run(w.initializer)
+            sess.run([new, write_new.op])
+            sess.run({"value": w, "step": bump.op})
+        assert racing.count == 1

@@ -102,6 +102,18 @@ def test_an_exercise_that_raises_is_reported_once():
     assert result.failed_checks == ["not-implemented"]
 
 
+def test_a_hidden_case_that_raised_comes_after_the_checks_of_the_cases_that_answered():
+    """A misconception the answered cases show is the verdict; only with every check passing is the
+    hidden case that raised the verdict, named by its situation and error type."""
+    raised = {"error": {"type": "KeyError", "message": "a hidden key"}}
+    wrong = judge_exercise(EXERCISE, [EXERCISE.cases[0], HIDDEN], [{"y": 1.5}, raised], [{"y": 6}, {"y": 10}])
+    assert wrong.failed_checks == ["halved"]
+    right = judge_exercise(EXERCISE, [EXERCISE.cases[0], HIDDEN], [{"y": 6}, raised], [{"y": 6}, {"y": 10}])
+    assert right.failed_checks == ["raised"]
+    text = exercise_json(right)["feedback"]
+    assert "an odd input" in text and "KeyError" in text and "a hidden key" not in text
+
+
 def test_missing_observations_count_as_failures():
     result = judge_exercise(EXERCISE, [EXERCISE.cases[0], HIDDEN], [{"y": 6}], [{"y": 6}, {"y": 10}])
     assert not result.passed and "raised" in result.failed_checks

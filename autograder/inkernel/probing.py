@@ -153,6 +153,84 @@ def session_runs() -> CallCounter:
     return CallCounter(session.BaseSession, "run")
 
 
+def _upstream(op: Any) -> set:
+    """`op` and every op it waits for, through data and control inputs."""
+    seen, todo = set(), [op]
+    while todo:
+        current = todo.pop()
+        if current not in seen:
+            seen.add(current)
+            todo.extend(t.op for t in current.inputs)
+            todo.extend(current.control_inputs)
+    return seen
+
+
+_STATE = ("VarHandleOp", "VariableV2", "Variable")
+
+
+def _variable_uses(ops: set) -> tuple[dict, dict]:
+    """The ops among `ops` that write a variable and those that read one, each keyed by the op
+    holding the variable (its VarHandleOp, or the VariableV2 of a reference variable)."""
+    writes: dict = {}
+    reads: dict = {}
+    for op in ops:
+        for i, tensor in enumerate(op.inputs):
+            if tensor.op.type not in _STATE:
+                continue
+            writing = i == 0 and (op.type.startswith(("Assign", "ResourceApply", "Apply", "ResourceScatter",
+                                                       "Scatter")))
+            (writes if writing else reads).setdefault(tensor.op, set()).add(op)
+    return writes, reads
+
+
+def unordered_fetches(fetches: Any) -> bool:
+    """Whether one `Session.run` fetches an op that writes a variable together with a fetch that
+    reads it, with nothing ordering the two: which the runtime runs first is then its choice."""
+    import tensorflow as tf
+
+    elements = []
+    for fetch in tf.nest.flatten(fetches):
+        as_element = getattr(fetch, "_as_graph_element", None)  # a variable fetches its read, as run() does
+        element = as_element() if callable(as_element) else None
+        element = fetch if element is None else element
+        op = getattr(element, "op", element)
+        if hasattr(op, "inputs") and hasattr(op, "control_inputs"):
+            elements.append(op)
+    closures = [_upstream(op) for op in elements]
+    uses = [_variable_uses(closure) for closure in closures]
+    for i, (writes, _) in enumerate(uses):
+        for j, (_, reads) in enumerate(uses):
+            if i == j:
+                continue
+            for variable, writers in writes.items():
+                for reader in reads.get(variable, ()):
+                    if not any(writer in _upstream(reader) for writer in writers) and not any(
+                            reader in _upstream(writer) for writer in writers):
+                        return True
+    return False
+
+
+class RacingRuns(CallCounter):
+    """`with RacingRuns() as racing:` counts in `racing.count` the `Session.run` calls made in the block
+    whose fetches race (`unordered_fetches`)."""
+
+    def __init__(self) -> None:
+        from tensorflow.python.client import session
+
+        super().__init__(session.BaseSession, "run")
+
+    def __enter__(self) -> "RacingRuns":
+        original = self._original
+
+        def run(session, fetches, *args, **kwargs):
+            if unordered_fetches(fetches):
+                self.count += 1
+            return original(session, fetches, *args, **kwargs)
+
+        setattr(self.owner, self.name, run)
+        return self
+
+
 def graph_variables(graph: Any) -> list:
     """The variables of `graph` (global and local collections), each once, in creation order."""
     import tensorflow as tf

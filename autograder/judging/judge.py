@@ -86,19 +86,30 @@ def judge_exercise(exercise: Exercise, cases: Sequence[Case], got: Sequence[Obse
 
     Checks run in the exercise's order, most specific misconception first; the first that fails is
     the verdict, and the checks after it are listed as not judged.
+
+    A call that raised on a public case is the verdict before any check: the student sees that case.
+    One that raised only on a hidden case comes after the checks, judged on the cases that answered:
+    a misconception they already show names the mistake better than "raised" on an input the student
+    never sees (and a hidden case added later does not take an older mistake's name away). With every
+    check passing, the hidden case that raised is the verdict, named by its situation and error type.
     """
     got = list(got) + [{"error": {"type": "Missing", "message": "no observation"}}] * (len(cases) - len(got))
-    outcomes = _error_outcomes(cases, got)
+    errors = _error_outcomes(cases, got)
     answered = [i for i, obs in enumerate(got[:len(cases)]) if "error" not in obs]
     if not answered:  # with no answer at all, the error outcome says everything there is to say
-        return ExerciseResult(exercise.id, exercise.points, outcomes)
-    failed = any(not o.passed for o in outcomes)
+        return ExerciseResult(exercise.id, exercise.points, errors)
+    outcomes = [e for e in errors if e.public]
+    failed = bool(outcomes)
     for check in exercise.checks:
         if failed:
             outcomes.append(Outcome(check.id, check.title, False, judged=False))
             continue
         outcomes.append(_check_outcome(check, cases, got, expected, answered))
         failed = not outcomes[-1].passed
+    hidden_errors = [e for e in errors if not e.public]
+    if hidden_errors and failed:
+        hidden_errors[0].judged = False
+    outcomes = hidden_errors + outcomes if hidden_errors and not failed else outcomes + hidden_errors
     return ExerciseResult(exercise.id, exercise.points, outcomes)
 
 

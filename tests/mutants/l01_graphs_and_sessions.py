@@ -105,3 +105,30 @@ MUTANTS = [
            ("Variable(0.0, dtype=tf.float32", "Variable(0.0, dtype=tf.float64"), ("placeholder(tf.float32", "placeholder(tf.float64")),
     edited("split_float64", "one_run", "float64-arrays", ("tf.constant(x, tf.float32", "tf.constant(x, tf.float64")),
 ]
+
+# Issue 25: answers that fit the public case and break in a situation the notebook's text covers.
+MUTANTS += [
+    edited("count_walks_back_from_last_op", "count_ops", "wrong-counts",
+           ("return dict(Counter(op.type for op in graph.get_operations()))",
+            """ops = graph.get_operations()
+    reached, todo = set(), ops[-1:]  # "the graph" taken as what its last op depends on
+    while todo:
+        op = todo.pop()
+        if op not in reached:
+            reached.add(op)
+            todo.extend(t.op for t in op.inputs)
+    return dict(Counter(op.type for op in reached))""")),
+    edited("inputs_rstrip_index", "input_names", "tensor-names",
+           (_INPUTS, 'return [tensor.name.rstrip(":0123456789") for tensor in op.inputs]')),
+    edited("evaluate_closes_callers_session", "evaluate", "closed-callers-session",
+           ("    return session.run(list(tensors))", "    with session:\n        return session.run(list(tensors))")),
+    edited("split_in_own_graph", "one_run", "own-graph",  # the demos' `with tf.Graph().as_default():`, moved inside
+           ('    x = tf.constant(x, tf.float32, name="x")',
+            '    with tf.Graph().as_default():\n        x = tf.constant(x, tf.float32, name="x")'),
+           ("    mask = ", "        mask = "), ("    zeros = ", "        zeros = "), ("    kept = ", "        kept = "),
+           ("    dropped = ", "        dropped = "),
+           ("    with tf1.Session() as sess:\n        kept_value", "        with tf1.Session() as sess:\n            kept_value")),
+    edited("total_session_closed_by_with", "running_total", "session-closed",
+           ("self.sess = tf1.Session()\n        self.sess.run(self.total.initializer)",
+            "with tf1.Session() as self.sess:\n            self.sess.run(self.total.initializer)")),
+]

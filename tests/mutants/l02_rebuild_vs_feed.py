@@ -143,3 +143,23 @@ def set_hyperparameter'''),
            ("api.options[name] = value", None),
            ("        api.model.reset()", "        api.model.reset()\n    api.options[name] = value")),
 ]
+
+# Issue 25: answers that fit the public case and break in a situation the notebook's text covers.
+MUTANTS += [
+    edited("judge_feeds_a_const", "threshold_judge", "const-fed",
+           (_THRESHOLD, 'self.threshold = tf.constant(options["threshold"], tf.float32, name="threshold")')),
+    edited("graph_threshold_named_by_identity", "threshold_graph", "not-an-input",
+           ('threshold = tf1.placeholder_with_default(tf.constant(default, tf.float32), [], name="threshold")',
+            'threshold = tf.identity(tf1.placeholder_with_default(tf.constant(default, tf.float32), []), name="threshold")')),
+    edited("variable_dtype_from_the_value", "variable_judge", "raised",
+           ("tf1.Variable(threshold, dtype=tf.float32, trainable=False", "tf1.Variable(threshold, trainable=False")),
+    edited("retune_only_an_existing_key", "retune", "wrong-threshold",
+           ("    options.update(threshold=threshold)",
+            '    if "threshold" in options:\n        options["threshold"] = threshold')),
+    edited("rule_python_first_elif", "set_hyperparameter", "one-layer-only",
+           (_GRAPH_RULE + "\n", ""), ('    if "python" in api.used_in[name]:\n        api.model.reset()',
+                                      '    if "python" in api.used_in[name]:\n        api.model.reset()\n'
+                                      '    elif "graph" in api.used_in[name]:\n        api.network.build()')),
+    edited("scale_dtype_from_the_value", "scale_all", "raised",
+           ("scaled(x, tf.constant(s, tf.float32))", "scaled(x, tf.constant(s))")),
+]

@@ -105,3 +105,29 @@ MUTANTS = [
            ("        sess.run(self.ops[frozenset(v.op.name for v in frozen)])",
             "        op = self.ops[frozenset(v.op.name for v in frozen)]\n        sess.run(op)\n        sess.run(op)")),
 ]
+
+# Issue 25: answers that fit the public case and break in a situation the notebook's text covers.
+MUTANTS += [
+    edited("bookkeeping_summary_of_a_vector", "bookkeeping", "run-raised",
+           ('tf1.summary.scalar("mean_logit", tf.reduce_mean(logits))',
+            'tf1.summary.scalar("mean_logit", tf.reduce_mean(logits, axis=0))')),
+    edited("excluding_names_by_rstrip", "train_excluding", "removed-too-many",
+           ("    for name in excluded:\n        live.remove(variables[name])",
+            '    for v in list(live):\n        if v.name.rstrip(":0") in excluded:\n            live.remove(v)')),
+    edited("freezer_keys_in_given_order", "freezer", "raised",
+           ("key = frozenset(v.op.name for v in frozen)", "key = tuple(v.op.name for v in frozen)"),
+           ("sess.run(self.ops[frozenset(v.op.name for v in frozen)])", "sess.run(self.ops[tuple(v.op.name for v in frozen)])")),
+    edited("layers_frozen_by_prefix", "train_layers", "unfrozen-stuck",
+           ("layer.trainable = layer.name not in frozen",
+            "layer.trainable = not any(layer.name.startswith(name) for name in frozen)")),
+    edited("bookkeeping_counter_also_global", "bookkeeping", "local-variable",
+           ('tf1.get_local_variable("examples_seen", initializer=0.0)',
+            'tf1.get_variable("examples_seen", initializer=0.0, trainable=False,\n'
+            '                     collections=[GK.LOCAL_VARIABLES, GK.GLOBAL_VARIABLES])')),
+]
+MUTANTS += [
+    edited("decay_term_of_every_weight_so_far", "dense_decay", "decay-value",
+           ('tf1.add_to_collection("losses", decay * tf.nn.l2_loss(w))',
+            'tf1.add_to_collection("losses", decay * tf.add_n(\n'
+            '        [tf.nn.l2_loss(v) for v in tf1.trainable_variables() if v.op.name.endswith("/w")]))')),
+]

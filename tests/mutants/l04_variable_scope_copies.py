@@ -202,3 +202,25 @@ MUTANTS = [
             self.values = sess.run(self.variables)
 """)),
 ]
+
+# Issue 25: answers that fit the public case and break in a situation the notebook's text covers.
+MUTANTS += [
+    edited("trainer_reads_and_syncs_in_one_run", "lagged_trainer", "unordered-run",
+           ("current, past = self.sess.run([self.current, self.past], {self.x: x})\n        self.sess.run(self.sync)",
+            "current, past, _ = self.sess.run([self.current, self.past, self.sync], {self.x: x})")),
+]
+MUTANTS += [
+    edited("sync_scope_replaced_everywhere", "sync_op", "raised",
+           ("return {v.op.name[len(scope) + 1:]: v for v in variables}",
+            'return {v.op.name.replace(scope + "/", ""): v for v in variables}')),
+    edited("copy_stops_matrices_only", "current_and_past", "gradient-reaches-copy",
+           ("        return tf.stop_gradient(getter(name, *args, **kwargs))",
+            "        variable = getter(name, *args, **kwargs)\n"
+            "        return tf.stop_gradient(variable) if len(variable.shape) > 1 else variable")),
+    edited("soft_mixes_with_initial_target", "soft_update", "no-decay",
+           ("(1.0 - tau) * target)", "(1.0 - tau) * target.initial_value)")),
+    edited("polyak_one_level", "polyak_update", "raised",
+           ("zip(tf.nest.flatten(target), tf.nest.flatten(source))",
+            "zip(target.values() if isinstance(target, dict) else target,\n"
+            "                    source.values() if isinstance(source, dict) else source)")),
+]

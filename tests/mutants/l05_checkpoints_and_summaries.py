@@ -191,3 +191,25 @@ MUTANTS += [
     edited("resumable_batches_with_replacement", "train_resumable", "wrong-model",
            (".choice(64, 8, replace=False)", ".randint(0, 64, 8)")),
 ]
+
+# Issue 25: answers that fit the public case and break in a situation the notebook's text covers.
+MUTANTS += [
+    edited("step_from_get_variable", "global_step", "trainable-step",  # get_variable's trainable defaults to True
+           ("global_step = tf1.train.get_or_create_global_step()",
+            'global_step = tf1.get_variable("global_step", [], tf.int64, initializer=tf1.zeros_initializer())')),
+    edited("restore_from_savers_memory", "restore_or_initialize", "checkpoint-not-found",
+           ("state = tf1.train.get_checkpoint_state(ckpt_dir)", None),
+           ("if state and state.model_checkpoint_path:", "if saver.last_checkpoints:"),
+           ("saver.restore(sess, state.model_checkpoint_path)", "saver.restore(sess, saver.last_checkpoints[-1])"),
+           ("return state.model_checkpoint_path", "return saver.last_checkpoints[-1]")),
+    edited("resumable_saves_without_step", "train_resumable", "max-to-keep-ignored",
+           ('saver.save(sess, os.path.join(ckpt_dir, "model"), global_step=step)',
+            'saver.save(sess, os.path.join(ckpt_dir, "model"))')),
+    edited("renaming_lstrip_scope", "renaming_saver", "raised",
+           ("name[len(old_scope) + 1:]", 'name.lstrip(old_scope + "/")')),
+    edited("best_saves_without_step", "best_keeper", "old-bests-kept",
+           ("self.saver.save(sess, self.prefix, global_step=step)", "self.saver.save(sess, self.prefix)")),
+    edited("log_loop_index_as_step", "log_training", "summary-step",
+           ("        step = tf1.train.global_step(sess, global_step)\n", ""),
+           ("for _ in range(steps):", "for step in range(steps):")),
+]

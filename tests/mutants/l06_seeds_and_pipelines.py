@@ -133,3 +133,18 @@ MUTANTS += [
             return [noise[step] for step in steps]
         '''),
 ]
+
+# Issue 25: answers that fit the public case and break in a situation the notebook's text covers.
+MUTANTS += [
+    edited("twin_stateless_pair", "twin_noise", "not-two-random-ops",
+           ('a = tf1.random.uniform(shape, seed=seed, name="a")', 'a = tf.random.stateless_uniform(shape, seed=[seed, 0], name="a")'),
+           ('b = tf1.random.uniform(shape, seed=seed, name="b")', 'b = tf.random.stateless_uniform(shape, seed=[seed, 0], name="b")')),
+    edited("source_replay_on_default_graph", "noise_source", "raised",
+           ("self.sess.close()\n        self.sess = tf1.Session(graph=self.graph)",
+            "self.sess.close()\n        self.sess = tf1.Session()")),
+    edited("shuffle_buffer_of_distinct_values", "shuffled_epochs", "small-buffer", ("shuffle(len(data)", "shuffle(len(set(data))")),
+    edited("reader_repeats_endlessly", "batch_reader", "wrapped-around",
+           ("from_tensor_slices(features).batch(", "from_tensor_slices(features).repeat().batch(")),
+    edited("noise_seeded_by_position", "step_noise", "stateful-rng",
+           ("seed=[seed, step]).numpy() for step in steps]", "seed=[seed, i]).numpy() for i, step in enumerate(steps)]")),
+]

@@ -150,3 +150,19 @@ MUTANTS += [
            ('if kind == "cosine":', 'if kind not in ("restarts", "linear_cosine"):')),
     edited("cosine_default_t_mul_one", "cosine_family", "default-arguments", ("t_mul=2.0", "t_mul=1.0")),
 ]
+
+# Issue 25: answers that fit the public case and break in a situation the notebook's text covers.
+MUTANTS += [
+    edited("exponential_staircase_rounds", "exponential_family", "staircase-floor", ("p = np.floor(p)", "p = np.round(p)")),
+    edited("piecewise_last_value_unreachable", "piecewise", "interval-values",
+           ('interval = np.searchsorted(np.asarray(boundaries), np.asarray(steps), side="left")',
+            'interval = np.minimum(np.searchsorted(np.asarray(boundaries), np.asarray(steps), side="left"),\n'
+            '                          len(boundaries) - 1)')),
+    edited("polynomial_cycle_at_step_zero", "polynomial", "cycle-ceil",
+           ("multiplier = np.where(step == 0, 1.0, np.ceil(step / decay_steps))", "multiplier = np.ceil(step / decay_steps)")),
+    edited("linear_cosine_no_clamp", "cosine_family", "linear-cosine", ("        step = np.minimum(step, decay_steps)\n", "")),
+    edited("auto_count_never_reset_on_improvement", "auto_decay", "count-kept-after-improvement",
+           ("bad = tf.where(improved, 0, bad + 1)", "bad = tf.where(improved, bad, bad + 1)")),
+    edited("auto_reads_rate_in_the_update_run", "auto_decay", "unordered-run",
+           (_UPDATE, "new_rate, _ = sess.run([self.learning_rate, self.update_op], {self.val_loss: val_loss})")),
+]

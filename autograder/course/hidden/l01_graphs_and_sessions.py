@@ -11,6 +11,7 @@ CASES = {
         ("an op with a single input", {"name": "square"}),
         ("an op fed by an op and a slice", {"name": "joined"}),
         ("an op with a control input", {"name": "gated"}),
+        ("an op fed by an op whose name ends in digits", {"name": "mixed"}),
     ],
     "evaluate": [
         ("a one-element variable", {"init": [0.0], "new": [5.5]}),

@@ -1,4 +1,7 @@
 """Hidden inputs for lesson 2. Expected values are never stored: the grader computes them from solutions/."""
+from hypothesis import strategies as st
+
+from autograder.course.hidden.drawn import decimals, draw
 
 CASES = {
     "threshold_judge": [
@@ -15,12 +18,14 @@ CASES = {
         ("several new thresholds, one back at the first", {"x": [1.0, 2.0, 3.0, 4.0], "first": 2.0, "seconds": [4.0, 0.0, 2.5]}),
         ("a negative first threshold", {"x": [0.0, 0.1], "first": -1.0, "seconds": [0.1]}),
         ("a tie at a threshold float32 cannot hold exactly (0.7)", {"x": [0.7, 0.3, 0.69], "first": 0.3, "seconds": [0.7, 0.69]}),
+        ("a whole-number (int) first threshold", {"x": [0.5, 1.0, 2.0], "first": 1, "seconds": [1.5]}),
     ],
     "retune": [
         ("a dict with more options than the public one", {"options": {"threshold": 0.1, "keep_prob": 0.8, "clip": 1.0}, "threshold": 0.9}),
         ("a one-option dict and a negative threshold", {"options": {"threshold": 2.0}, "threshold": -2.0}),
         ("as many options as the public case, under other names, and a threshold with many digits",
          {"options": {"keep_prob": 0.5, "threshold": 0.25}, "threshold": 0.123456789}),
+        ("a dict that holds no threshold yet", {"options": {"keep_prob": 0.5, "clip": 1.0}, "threshold": 0.3}),
     ],
     "set_hyperparameter": [
         # Names the public case never changes (bias in the graph, clip in Python), each changed twice.
@@ -47,5 +52,20 @@ CASES = {
     "scale_all": [
         ("a matrix and a negative scale", {"x": [[1.0, -1.0], [0.5, 4.0]], "scales": [1.5, -2.0, 0.25, 10.0]}),
         ("a one-element input", {"x": [7.0], "scales": [3.0, 0.1]}),
+        ("whole-number (int) scales among floats", {"x": [1.0, -2.0], "scales": [2, 0.5, 3]}),
     ],
 }
+
+# Drawn cases (autograder.course.hidden.drawn): the situations each docstring promises, as strategies.
+_OPTION_NAMES = st.sampled_from(["keep_prob", "clip", "lr", "momentum", "decay", "threshold_2"])
+RETUNE = st.fixed_dictionaries({
+    "options": st.tuples(st.dictionaries(_OPTION_NAMES, decimals(-2.0, 2.0), max_size=3), st.booleans(),
+                         decimals(-2.0, 2.0)).map(lambda t: {**t[0], "threshold": t[2]} if t[1] else t[0]),
+    "threshold": decimals(-5.0, 5.0, 4)})
+SCALE_ALL = st.fixed_dictionaries({
+    "x": st.lists(decimals(-10.0, 10.0, 2), min_size=1, max_size=6),
+    "scales": st.lists(decimals(-4.0, 4.0, 2), min_size=2, max_size=5, unique=True)})
+
+CASES["retune"] += [("drawn: options under other names, with or without a threshold yet", case)
+                    for case in draw(RETUNE, 3)]
+CASES["scale_all"] += [("drawn: another length and several distinct scales", case) for case in draw(SCALE_ALL, 2)]

@@ -17,6 +17,9 @@ CASES = {
          "shapes": {"gain": [], "bias": [], "w": [3, 1], "b": [1]},
          "src_order": ["gain", "bias", "w", "b"], "dst_order": ["bias", "gain", "w", "b"],
          "missing": "gate", "bad_shape": "w"}),
+        ("a variable whose name repeats its scope's name (net/net/w)", {"src_scope": "net", "dst_scope": "target",
+         "shapes": {"net/w": [2, 2], "b": [2]}, "src_order": ["net/w", "b"], "dst_order": ["net/w", "b"],
+         "missing": "head/w", "bad_shape": "b"}),
     ],
     "current_and_past": [
         ("a one-unit input", {"n_in": 1, "hidden": 2, "n_out": 3, "x": [[2.0]]}),
@@ -45,5 +48,7 @@ CASES = {
          "source": {"w": [3.0, -1.0], "b": [0.0], "a": [[0.0]]}, "tau": 0.5, "steps": 2}),
         ("a list of variables and a small tau", {"target": [[0.0], [1.0, 1.0, 1.0], [5.0]], "source": [[2.0], [0.0, 0.0, 0.0], [5.0]],
          "tau": 0.05, "steps": 3}),
+        ("nested structures: a dict holding a dict of variables and a list", {"target": {"kernel": [[1.0]], "bias": [0.5]},
+         "source": {"kernel": [[3.0]], "bias": [-0.5]}, "head": [[2.0, 2.0], [0.0, 4.0]], "tau": 0.5, "steps": 2}),
     ],
 }

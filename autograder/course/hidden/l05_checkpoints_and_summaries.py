@@ -9,6 +9,8 @@ CASES = {
         ("keeping one checkpoint", {"size": 2, "seed": 1, "keep": 1, "save_at": [3, 5], "steps": 5}),
         ("keeping two of many checkpoints, steps of two digits",
          {"size": 4, "seed": 23, "keep": 2, "save_at": [1, 2, 3, 10], "steps": 12}),
+        ("a fresh Saver, as in a new process, restoring from the directory",
+         {"size": 2, "seed": 4, "keep": 3, "save_at": [2, 5], "steps": 6, "fresh_saver": True}),
     ],
     "train_resumable": [
         ("one checkpoint kept, a crash at a save step",
@@ -24,6 +26,8 @@ CASES = {
          "seed": 5, "sibling": "_v2"}),
         ("a non-trainable variable inside the scope, named like its scope",
          {"old_scope": "w", "new_scope": "v", "variables": [["v", [3]], ["moving_mean", [3], False]], "seed": 17}),
+        ("variable names that start with letters of the scope's name", {"old_scope": "net", "new_scope": "copy",
+         "variables": [["tail", [2]], ["everything", [1]]], "seed": 3}),
     ],
     "best_keeper": [
         ("the best value between periodic saves", {"val_losses": [1.0, 1.2, 0.7, 0.75, 0.72, 0.3, 0.31], "save_every": 3}),
@@ -33,5 +37,6 @@ CASES = {
     "log_training": [
         ("a short run", {"seed": 9, "steps": 3, "learning_rate": 0.05}),
         ("a longer run", {"seed": 1, "steps": 9, "learning_rate": 0.2}),
+        ("a global step that starts at 40, not 0 (a resumed run)", {"seed": 3, "steps": 4, "learning_rate": 0.1, "start": 40}),
     ],
 }

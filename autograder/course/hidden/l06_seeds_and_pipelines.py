@@ -8,6 +8,7 @@ CASES = {
     "noise_source": [
         ("seed 0 and several draws", {"seed": 0, "shape": [3], "draws": 4}),
         ("a matrix shape and a single draw before replaying", {"seed": 99, "shape": [2, 2], "draws": 1}),
+        ("draws and replays while another graph is the default one", {"seed": 3, "shape": [2], "draws": 2, "decoy": True}),
     ],
     "shuffled_epochs": [
         ("reshuffling each epoch", {"data": [5, 4, 3, 2, 1], "seed": 0, "reshuffle": True, "epochs": 2}),

@@ -1,4 +1,7 @@
 """Hidden inputs for lesson 7. Expected values are never stored: the grader computes them from solutions/."""
+from hypothesis import strategies as st
+
+from autograder.course.hidden.drawn import decimals, draw, steps_around
 
 CASES = {
     "exponential_family": [
@@ -30,17 +33,41 @@ CASES = {
             "rise": [2.0, 2.5, 1.5, 1.0, 1.2, 0.9],
             "zigzag": [2.0, 1.0, 1.5, 1.2, 0.9, 1.1, 1.0, 0.95, 0.5],
             "plateau": [3.0, 2.0, 2.5, 2.4, 2.3, 1.0, 1.5, 1.4],
-            "ties": [3.0, 3.0, 2.0, 2.0, 1.0, 1.0, 0.5]}}),
+            "ties": [3.0, 3.0, 2.0, 2.0, 1.0, 1.0, 0.5],
+            "recover": [2.0, 2.5, 1.5, 1.8, 1.0]}}),
         ("patience 3 on long plateaus", {"initial_rate": 0.01, "factor": 0.7, "patience": 3, "scripts": {
             "rise": [0.5, 0.52, 0.54, 0.56, 0.4, 0.45, 0.3],
             "zigzag": [0.5, 0.6, 0.55, 0.52, 0.45, 0.5, 0.47, 0.46, 0.4, 0.41, 0.405, 0.402, 0.39],
             "plateau": [0.4, 0.41, 0.42, 0.43, 0.44, 0.45, 0.46, 0.47, 0.48, 0.49, 0.5, 0.3],
-            "ties": [0.4, 0.4, 0.4, 0.4, 0.3, 0.3, 0.3, 0.3, 0.2]}}),
+            "ties": [0.4, 0.4, 0.4, 0.4, 0.3, 0.3, 0.3, 0.3, 0.2],
+            "recover": [0.5, 0.6, 0.55, 0.45, 0.5, 0.48, 0.4, 0.42, 0.41, 0.3]}}),
         ("patience 4, a cut to a quarter, long runs of equal losses", {
             "initial_rate": 0.05, "factor": 0.25, "patience": 4, "scripts": {
                 "rise": [0.9, 0.8, 0.85, 0.86, 0.9, 1.0, 0.7],
                 "zigzag": [0.9, 0.8, 0.95, 0.85, 0.82, 0.81, 0.79, 0.9, 0.85, 0.8, 0.795, 0.7],
                 "plateau": [0.9, 0.8, 0.81, 0.82, 0.83, 0.84, 0.85, 0.86, 0.87, 0.88, 0.89, 0.9, 0.91, 0.5],
-                "ties": [0.9, 0.9, 0.9, 0.9, 0.9, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.5]}}),
+                "ties": [0.9, 0.9, 0.9, 0.9, 0.9, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.5],
+                "recover": [0.9, 0.95, 0.92, 0.8, 0.85, 0.83, 0.7, 0.75, 0.72, 0.71, 0.6]}}),
     ],
 }
+
+# Drawn cases (autograder.course.hidden.drawn): the situations each docstring promises, as strategies.
+_BOUNDARIES = st.lists(st.integers(1, 60), min_size=1, max_size=4, unique=True).map(sorted)
+PIECEWISE = _BOUNDARIES.flatmap(lambda b: st.fixed_dictionaries({
+    "boundaries": st.just(b),
+    "values": st.lists(decimals(0.001, 1.0), min_size=len(b) + 1, max_size=len(b) + 1, unique=True),
+    "steps": steps_around(b)}))
+EXPONENTIAL = st.integers(1, 50).flatmap(lambda d: st.fixed_dictionaries({
+    "learning_rate": decimals(0.001, 1.0), "decay_steps": st.just(d), "decay_rate": decimals(0.05, 0.99, 2),
+    "steps": steps_around([d, 2 * d, 5 * d])}))
+POLYNOMIAL = st.integers(2, 30).flatmap(lambda d: st.fixed_dictionaries({
+    "learning_rate": decimals(0.1, 1.0), "decay_steps": st.just(d), "end_learning_rate": decimals(0.0, 0.09),
+    "powers": st.lists(st.sampled_from([0.5, 1.0, 2.0, 3.0]), min_size=1, max_size=2, unique=True),
+    "steps": steps_around([d, 2 * d, 3 * d])}))
+
+CASES["piecewise"] += [("drawn: sorted boundaries, steps in any order on and around them", case)
+                       for case in draw(PIECEWISE, 3)]
+CASES["exponential_family"] += [("drawn: a decay rate and steps around several decay boundaries", case)
+                                for case in draw(EXPONENTIAL, 2)]
+CASES["polynomial"] += [("drawn: powers, an end rate, steps across several cycles", case)
+                        for case in draw(POLYNOMIAL, 2)]

@@ -85,9 +85,12 @@ LESSON = Lesson(
                 Check("tensor-names", "returns op names, not tensor names",
                       "op.inputs holds tensors, and a tensor's name is '<op name>:<output index>' "
                       "(x:0, parts:1). The op that made a tensor is tensor.op: return tensor.op.name. "
+                      "Cutting the ':N' off a tensor's name by hand goes wrong where the op's own name "
+                      "ends in digits (rstrip(':0123456789') turns 'layer12:0' into 'layer'). "
                       "(GraphDef input strings are different again: 'parts:1', and '^name' for a "
                       "control input.)",
-                      holds(lambda got: all(":" not in n and not n.startswith("^") for n in got["inputs"])),
+                      holds(lambda got: all(":" not in n and not n.startswith("^") for n in got["inputs"])
+                            and not got.get("not_ops")),
                       shows=("inputs",)),
                 Check("input-order", "lists every input in order, repeats included",
                       "An op's inputs are an ordered list, and one op may feed another more than once "
@@ -104,6 +107,12 @@ LESSON = Lesson(
         Exercise(
             id="evaluate", symbol="evaluate", points=3, probe=probe_evaluate,
             checks=(
+                Check("closed-callers-session", "leaves the caller's session open",
+                      "evaluate() closed a session it was handed (or the default one): `with session:` "
+                      "closes the session when the block ends, and so does session.close(). The session "
+                      "belongs to the caller, who goes on using it: run the tensors in it and leave it "
+                      "open.",
+                      holds(lambda got: got["closed_callers"] is False), shows=()),
                 Check("eval-needs-default", "uses the session it is given",
                       "With a session passed in (and no default session) the values must come from "
                       "that session. t.eval() looks only at the default session, since it is "
@@ -139,6 +148,12 @@ LESSON = Lesson(
         Exercise(
             id="one_run", symbol="kept_and_dropped", points=3, probe=probe_one_run,
             checks=(
+                Check("own-graph", "builds in the default graph",
+                      "The mask was built and run in a graph of your own (a `with tf.Graph().as_default():` "
+                      "inside the function), not in the default graph the caller set up. Build in the "
+                      "default graph: the caller chooses the graph, as the lesson's demos do around "
+                      "each call.",
+                      holds(lambda got: got["own_graph"] is False), shows=()),
                 Check("separate-runs", "kept + dropped give back x, no element in both, from one run",
                       "kept and dropped were computed from different draws of the mask, or in "
                       "different sessions. Every run, and every t.eval() (which is a run), executes the "
@@ -170,6 +185,11 @@ LESSON = Lesson(
         Exercise(
             id="running_total", symbol="RunningTotal", points=2, probe=probe_running_total,
             checks=(
+                Check("session-closed", "keeps its session open after __init__",
+                      "The session opened in __init__ was already closed when __init__ returned: "
+                      "`with tf1.Session() as sess:` closes it at the end of the block, and every add() "
+                      "then fails on a closed session. Keep it open: self.sess = tf1.Session().",
+                      holds(lambda got: got["closed_in_init"] is False), shows=()),
                 Check("ops-in-loop", "adds no ops after __init__",
                       "add() tried to create an op in a finalized graph. Build the placeholder and the "
                       "one assign_add op in __init__; add() must only run them.",
@@ -200,3 +220,39 @@ LESSON = Lesson(
         ),
     ),
 )
+
+# What each exercise's docstring (and the text above it) promises, and the check that reads it.
+REQUIREMENTS = {
+    "count_ops": {
+        "Return {op type: number of ops of that type}": "counted-tensors",
+        "for every op in `graph`": "wrong-counts",
+        "Read `graph` itself, whatever the default graph is": "default-graph",
+    },
+    "input_names": {
+        "the ops whose outputs feed the op `name` of `graph`": "wrong-op",
+        "in input order; one entry per data input, repeats included": "input-order",
+        "op names, not tensor names": "tensor-names",
+        "no control inputs": "control-inputs",
+        "Read `graph`, not the default graph": "default-graph",
+    },
+    "evaluate": {
+        "computed in ONE run": "separate-runs",
+        "use `session` when given": ("eval-needs-default", "default-over-given"),
+        "else the default session": "default-session-ignored",
+        "with neither, raise ValueError; never open a session of your own": "invented-session",
+        "like Tensor.eval(): the caller's session is used, not closed": "closed-callers-session",
+    },
+    "one_run": {
+        "Split the array x with ONE random mask": "two-random-ops",
+        "as float32 NumPy arrays": "float64-arrays",
+        "from one run; fetch both in one sess.run": "separate-runs",
+        "mask = tf.random.uniform(tf.shape(x), seed=seed) < keep": "wrong-mask",
+        "Build in the default graph": "own-graph",
+    },
+    "running_total": {
+        "held in a float32 variable (starting at 0)": ("float64-total", "python-total"),
+        "__init__() builds every op; add() runs only ops built in __init__": "ops-in-loop",
+        "opens a session and initializes the variable": ("session-per-step", "session-closed"),
+        "add(value) adds `value` and returns the new total": "wrong-totals",
+    },
+}

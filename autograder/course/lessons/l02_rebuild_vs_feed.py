@@ -73,6 +73,12 @@ LESSON = Lesson(
                       same("in_place"), shows=("in_place",)),
                 Check("session-per-call", "opens its one session in __init__", SESSION_PER_CALL,
                       holds(lambda got: got["sessions"] == 0), shows=("sessions",)),
+                Check("const-fed", "feeds the threshold through a placeholder",
+                      "The answers are right, but the threshold is not a placeholder: a Const (or a "
+                      "variable's value) fed on every call. Feeding overrides any tensor, so it works, "
+                      "but the graph says the threshold is fixed, and whoever runs it without your feed "
+                      "gets the baked value. Make it what the text asks for: a float32 placeholder.",
+                      holds(lambda got: got["placeholders"] >= 2), shows=()),
             ),
             cases=(Case("lesson threshold 0.7 then 0.3", {"x": X, "first": 0.7, "second": 0.3, "third": 0.5}),),
         ),
@@ -145,7 +151,7 @@ LESSON = Lesson(
                 Check("rebound-dict", "changes the dict the model holds",
                       "Assigning a new dict to the parameter only rebinds a local name; the model "
                       "still holds the old dict. Mutate the shared one: options.update(...) or "
-                      "options[key] = value.", holds(lambda got: got["untouched"] is False),
+                      "options[key] = value.", holds(lambda got: got["untouched"] is False or not got["had_threshold"]),
                       shows=("holder_threshold",)),
                 Check("wrong-threshold", "sets the threshold to the value given",
                       "The dict the model holds changed, but its threshold is not the value passed "
@@ -238,3 +244,45 @@ LESSON = Lesson(
         ),
     ),
 )
+
+# What each exercise's docstring (and the text above it) promises, and the check that reads it.
+REQUIREMENTS = {
+    "threshold_judge": {
+        "Answers `x >= options[\"threshold\"]`": ("numpy-answer", "wrong-comparison"),
+        "always with the threshold currently in the options": "baked-constant",
+        "builds the whole graph once in the default graph": "graph-growth",
+        "float32 placeholders for x and the threshold": ("float64-threshold", "const-fed"),
+        "opens the one session it uses": "session-per-call",
+        "a change made in place to the options dict counts too": "copied-threshold",
+        "judge(x) adds no ops to the graph": "graph-growth",
+    },
+    "threshold_graph": {
+        "threshold = placeholder_with_default(default)": ("plain-placeholder", "not-an-input", "ignored-default"),
+        "a fed threshold is used": "fed-value-ignored",
+        "x >= threshold (float32)": ("float64-threshold", "strict-comparison"),
+    },
+    "variable_judge": {
+        "one non-trainable float32 variable": ("float64-threshold", "trainable-hyperparameter"),
+        "builds every op (including one assign op)": "assign-per-call",
+        "opens the one session it uses": "session-per-call",
+        "No copy of the threshold is kept in Python": "python-threshold",
+        "Answers `x >= threshold` with the threshold last set": "stale-variable",
+    },
+    "retune": {
+        "Set options[\"threshold\"] in place, so every holder of this dict sees it": ("rebound-dict", "wrong-threshold"),
+        "keep other keys": "dropped-options",
+    },
+    "set_hyperparameter": {
+        "Set api.options[name] = value in the shared dict": ("rebound-options", "stale-answer"),
+        "api.network.build() if \"graph\" is in api.used_in[name]": ("graph-not-rebuilt", "one-layer-only"),
+        "api.model.reset() if \"python\" is": ("model-not-reset", "one-layer-only"),
+        "redo only what uses it": "needless-rebuild",
+        "in place": ("replaced-network", "replaced-model"),
+    },
+    "scale_all": {
+        "[x * s for s in scales]": "captured-python-value",
+        "as float32 NumPy arrays": "float64-results",
+        "one tf.function": "function-per-scale",
+        "one trace of it serving every scale of the call": "retrace-per-float",
+    },
+}

@@ -54,7 +54,9 @@ LESSON = Lesson(
                       same("trainable"), shows=("trainable",)),
                 Check("local-variable", "keeps examples_seen in LOCAL_VARIABLES only",
                       "examples_seen must be a local variable: in LOCAL_VARIABLES, and neither global "
-                      "(it is not saved) nor trainable.", same("local"), shows=("local", "global")),
+                      "(it is not saved) nor trainable.",
+                      lambda got, exp: same("local")(got, exp) and "examples_seen" not in got["global"],
+                      shows=("local", "global")),
                 Check("counter-not-float32", "makes examples_seen a float32 scalar starting at 0",
                       "examples_seen must be a float32 scalar that starts at 0. An integer initial value "
                       "(0 rather than 0.0) makes an int32 variable, which cannot count fractional "
@@ -70,6 +72,12 @@ LESSON = Lesson(
                       "collections=[MODEL_VARIABLES] replaces the default list, so the variable leaves "
                       "GLOBAL_VARIABLES: global_variables_initializer and Saver no longer see it. List "
                       "both keys.", _model_vars_global, shows=("model", "global", "run_error")),
+                Check("run-raised", "runs: initializers, logits, summaries and ema_op",
+                      "Running what you built raised (the error is shown below for the public case), so "
+                      "nothing after it could be measured. A v1 summary.scalar needs a scalar (reduce "
+                      "over every axis: tf.reduce_mean(logits)), and every variable must be initialized "
+                      "by global_variables_initializer() or local_variables_initializer().",
+                      holds(lambda got: got["run_error"] is None), shows=("run_error",)),
                 Check("moving-average-collection", "averages w and b with ExponentialMovingAverage",
                       "ema.apply([w, b]) puts the averaged variables (not the shadows) in "
                       "MOVING_AVERAGE_VARIABLES and creates non-trainable shadow variables in "
@@ -216,3 +224,40 @@ LESSON = Lesson(
         ),
     ),
 )
+
+# What each exercise's docstring (and the text above it) promises, and the check that reads it.
+REQUIREMENTS = {
+    "bookkeeping": {
+        "logits = x @ w + b": "wrong-logits",
+        "w, b: trainable model variables (GLOBAL, TRAINABLE, MODEL)": ("trainable-by-default", "model-variables-not-global"),
+        "the global step": "step-not-int64",
+        "examples_seen: a local, non-trainable": ("local-variable", "trainable-by-default"),
+        "float32 counter": "counter-not-float32",
+        "a v1 summary \"mean_logit\"": ("summary-not-collected", "summary-value"),
+        "EMA(0.99) over [w, b]": ("moving-average-collection", "ema-decay"),
+        "(everything it builds runs)": "run-raised",
+    },
+    "train_excluding": {
+        "excluding variables through TRAINABLE_VARIABLES": ("edited-copy", "edit-after-minimize"),
+        "excluded variables keep their initial values; the others train": "removed-too-many",
+        "(every variable stays global, float32)": ("global-collection", "not-float32"),
+    },
+    "dense_decay": {
+        "Return x @ w + b": "layer-output",
+        "with <name>/w and <name>/b from get_variable": "variable-names",
+        "add ONE term to the \"losses\" collection": ("term-not-collected", "term-not-scalar"),
+        "decay * tf.nn.l2_loss(w)": "decay-value",
+    },
+    "freezer": {
+        "Build every op the training will need (it is finalized next)": "ops-in-loop",
+        "variables in `frozen` stay bit-identical": ("collection-after-minimize", "zero-gradient-not-freeze"),
+        "all others are updated": "unfrozen-stuck",
+        "Trains var_list": "trains-outside-var-list",
+        "Run one step": "not-one-step",
+    },
+    "train_layers": {
+        "step i freezes the layers named in frozen_per_step[i]": ("stale-variable-list", "zero-gradient-not-freeze"),
+        "and trains the others": "unfrozen-stuck",
+        "one Adam(lr), built before the loop; mean((model(x) - y)**2); returns the losses": "wrong-loss",
+    },
+}

@@ -139,6 +139,13 @@ LESSON = Lesson(
                       "step() opened a new Session. A session holds the variables' values: open "
                       "self.sess once in __init__ and run every step in it.",
                       holds(lambda got: got["sessions_in_steps"] == 0), shows=("sessions_in_steps",)),
+                Check("unordered-run", "orders reading the outputs, the sync and the update",
+                      "One sess.run fetched an op that writes the copy's variables (the sync, or the "
+                      "update) together with an output that reads them. Nothing orders the ops of one "
+                      "run but their inputs and control dependencies, so which happens first is the "
+                      "runtime's choice and may differ from run to run. Evaluate the outputs in one "
+                      "run, then sync, then train, each in a run of its own.",
+                      holds(lambda got: got["racing_runs"] == 0), shows=()),
                 Check("no-initial-sync", "starts the past copy equal to the current one",
                       "On the first step the past output differs from the current one: the two copies are "
                       "initialised to different values, so __init__ must run the sync op once after "
@@ -222,3 +229,35 @@ LESSON = Lesson(
         ),
     ),
 )
+
+# What each exercise's docstring (and the text above it) promises, and the check that reads it.
+REQUIREMENTS = {
+    "sync_op": {
+        "copies each trainable variable under `src_scope`": ("non-trainable-source", "prefix-scope", "copied-backwards"),
+        "into its partner, the global variable under `dst_scope` with the same relative name": ("matched-by-order", "full-name-match"),
+        "Raises KeyError (a source has no partner)": "silent-missing-partner",
+        "or ValueError (shapes differ), naming the variable": "unclear-shape-error",
+    },
+    "current_and_past": {
+        "net_fn(x) under scope \"current\"": ("current-frozen", "wrong-outputs"),
+        "and again under scope \"past\"": "shared-not-copied",
+        "a custom_getter that reads every variable of the copy through tf.stop_gradient": ("gradient-reaches-copy", "output-stopped"),
+    },
+    "lagged_trainer": {
+        "a \"past\" copy stays exactly one update behind": ("shared-not-copied", "lagged-copy", "past-not-in-variables"),
+        "opens self.sess, initializes every variable and syncs once": ("session-per-step", "no-initial-sync"),
+        "returns (current_out, past_out) as evaluated before this step's sync and update": ("lagged-copy", "unordered-run"),
+        "Trains a \"current\" copy of net_fn": "wrong-training",
+        "builds no ops": "op-per-step",
+    },
+    "soft_update": {
+        "Return one op": "not-one-op",
+        "target <- tau * source + (1 - tau) * target": ("tau-reversed", "no-decay", "copied-backwards"),
+    },
+    "polyak_update": {
+        "In place: every target variable": ("computed-not-assigned", "replaced-not-assigned"),
+        "<- tau * source + (1 - tau) * target": "copied-backwards",
+        "Raises ValueError (or TypeError) when the two structures differ": "silent-zip",
+        "before changing anything": "changed-before-error",
+    },
+}

@@ -90,6 +90,12 @@ LESSON = Lesson(
                       "tf1.global_variables_initializer(), and return None.",
                       same("fresh_w", "fresh_step", "fresh_returned"),
                       shows=("fresh_w", "fresh_step", "fresh_returned")),
+                Check("checkpoint-not-found", "finds the checkpoints in ckpt_dir, whichever Saver wrote them",
+                      "The directory held checkpoints, and your code initialised instead of restoring. A "
+                      "Saver remembers only the checkpoints it wrote itself (saver.last_checkpoints): after "
+                      "a restart, a new process's Saver remembers none. Read the directory: "
+                      "tf.train.latest_checkpoint(ckpt_dir) or tf1.train.get_checkpoint_state(ckpt_dir).",
+                      lambda got, exp: (got["returned"] is None) == (exp["returned"] is None), shows=("returned",)),
                 Check("reinitialized-after-restore", "keeps the restored values",
                       "restore() already set every variable the Saver holds; running the initializer after it "
                       "throws the restored values away (the step falls back to 0). Initialise only when "
@@ -267,3 +273,37 @@ LESSON = Lesson(
         ),
     ),
 )
+
+# What each exercise's docstring (and the text above it) promises, and the check that reads it.
+REQUIREMENTS = {
+    "global_step": {
+        "one gradient-descent step on loss per run": "wrong-update",
+        "counted by global_step": ("step-never-counts", "trainable-step", "int32-step"),
+    },
+    "restore_or_initialize": {
+        "Restore the newest checkpoint of ckpt_dir and return its path": ("not-latest-checkpoint", "checkpoint-not-found", "reinitialized-after-restore"),
+        "or initialise and return None": ("restore-without-checkpoint", "fresh-not-initialized"),
+        "(in sess, with saver; reading ckpt_dir only)": ("default-session", "own-saver", "writes-checkpoints"),
+    },
+    "train_resumable": {
+        "Train the regression to total_steps": ("not-training", "wrong-model", "not-reproducible"),
+        "resuming from ckpt_dir": ("ignored-checkpoint", "step-not-in-checkpoint", "int32-step"),
+        "a crash and resume change nothing": ("resume-differs", "crash-counts-global-steps"),
+        "save_every, max_to_keep": ("max-to-keep-ignored", "saver-per-save", "files-outside-dir"),
+    },
+    "renaming_saver": {
+        "mapping checkpoint name old_scope/<name>": ("sibling-scope", "restored-too-much", "trainable-only"),
+        "to the graph variable new_scope/<name>": ("keys-not-in-checkpoint", "matched-by-position"),
+    },
+    "best_keeper": {
+        "Save when val_loss beats every earlier one": ("first-not-saved", "saves-on-tie", "not-best-so-far"),
+        "Keeps the checkpoint with the lowest validation loss so far": ("old-bests-kept", "saver-per-save"),
+        "in ckpt_dir/best/": ("shared-state-file", "files-outside-dir"),
+    },
+    "log_training": {
+        "Train `steps` times, writing per step to logdir": ("events-not-on-disk", "writer-per-step", "files-outside-dir", "summaries-per-step"),
+        "scalar 'loss'": ("missing-histogram", "wrong-loss-values"),
+        "histogram 'weights'": ("missing-histogram", "wrong-histogram-values"),
+        "(at the global step each training step starts from)": "summary-step",
+    },
+}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from autograder.course.compare import holds, same
+from autograder.course.compare import holds, same, values_match
 from autograder.course.spec import Case, Check, Exercise, Lesson
 from autograder.inkernel.probes.l06_seeds_and_pipelines import (
     probe_batch_reader,
@@ -17,6 +17,16 @@ from autograder.inkernel.probes.l06_seeds_and_pipelines import (
     probe_step_noise,
     probe_twin_noise,
 )
+
+
+def _wrapped_around(got, expected) -> bool:
+    """Every batch right but the last, which holds the rows the data had left, then more."""
+    got_b, exp_b = got["batches"], expected["batches"]
+    if len(got_b) != len(exp_b) or not got_b or got_b[-1] is None or exp_b[-1] is None:
+        return False
+    left = len(exp_b[-1])
+    return (values_match(got_b[:-1], exp_b[:-1]) and len(got_b[-1]) > left
+            and values_match(list(got_b[-1][:left]), list(exp_b[-1])))
 
 
 def _dropped_last_batch(got, expected):
@@ -146,6 +156,11 @@ LESSON = Lesson(
                       "The data ran out (OutOfRangeError) where a last, shorter batch was still due: "
                       "batch(batch_size) keeps the remainder; drop_remainder=True throws it away.",
                       _dropped_last_batch, shows=("batches",)),
+                Check("wrapped-around", "ends with the data: the last batch holds only the rows left",
+                      "The last batch went past the end of the data and started it again: repeat() before "
+                      "batch() makes the reader endless, so a batch straddles two passes. The reader walks "
+                      "through `features` once; its last batch is the shorter remainder.",
+                      lambda got, exp: not _wrapped_around(got, exp), shows=("batches",)),
                 Check("restarted-iterator", "returns successive batches of the data, in order",
                       "The batches do not walk through the data in order. Running the iterator's "
                       "initializer (or opening a new session) on every call starts the pipeline over; "
@@ -174,7 +189,8 @@ LESSON = Lesson(
                 Check("stateful-rng", "gives each step the same noise whatever was drawn before",
                       "A step's noise changed when other steps were asked for first: a stateful "
                       "generator (tf.random.Generator, or tf.random.uniform) hands out the next numbers "
-                      "of one stream. Derive each step's noise from (seed, step) with a stateless op.",
+                      "of one stream, and a seed built from the step's position in `steps` (enumerate) "
+                      "is no better. Derive each step's noise from (seed, step) with a stateless op.",
                       holds(lambda got: got["replays"]), shows=("replays",)),
                 Check("same-noise-every-step", "gives different steps different noise",
                       "Different steps got the same noise: put the step into the stateless seed, "
@@ -191,3 +207,33 @@ LESSON = Lesson(
         ),
     ),
 )
+
+# What each exercise's docstring (and the text above it) promises, and the check that reads it.
+REQUIREMENTS = {
+    "twin_noise": {
+        "Return two separate uniform random ops": ("not-two-random-ops", "wrong-dtype"),
+        "of the given shape": "wrong-shape",
+        "that always draw the same values": ("graph-seed-only", "seed-after-ops"),
+        "(from `seed`)": "seed-ignored",
+    },
+    "noise_source": {
+        "One seeded uniform random op": ("wrong-sequence", "wrong-dtype"),
+        "__init__(seed, shape) builds the op in the default graph and opens a session": "rebuilt-op",
+        "draw() returns the next values": "new-session-per-draw",
+        "replay() makes the next draw() start the sequence over": ("reseed-does-not-restart", "replayed-from-python"),
+    },
+    "shuffled_epochs": {
+        "Dataset of `epochs` seeded shuffles of `data`": ("unseeded-shuffle", "repeat-before-shuffle", "repeats-forever", "wrong-dtype"),
+        "reshuffled between epochs iff `reshuffle`": "reshuffle-each-iteration",
+        "(shuffle(len(data), seed=seed) then repeat)": ("small-buffer", "shuffle-order"),
+    },
+    "batch_reader": {
+        "Reads `features` in batches through a tf.data pipeline inside the graph": ("fed-from-python", "no-prefetch"),
+        "next_batch() returns the next batch (a NumPy array)": ("restarted-iterator", "dropped-last-batch", "wrapped-around", "wrong-dtype"),
+        "and builds nothing": "pipeline-in-loop",
+    },
+    "step_noise": {
+        "One array of uniform noise per step": ("wrong-noise", "wrong-dtype"),
+        "a pure function of (seed, step)": ("stateful-rng", "same-noise-every-step"),
+    },
+}

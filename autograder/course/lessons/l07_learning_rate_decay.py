@@ -252,6 +252,13 @@ LESSON = Lesson(
                       "`tf1.get_default_session()`) instead of the `sess` argument. The caller's session "
                       "need not be the default one: run everything with `sess.run(...)`.",
                       holds(lambda got: not got["used_default_session"]), shows=("used_default_session",)),
+                Check("unordered-run", "update() fetches nothing that races its own update",
+                      "One sess.run fetched the update op together with a read of a variable it writes "
+                      "(the learning_rate variable itself, say). Nothing orders the ops of one run but "
+                      "their inputs and control dependencies, so whether the read sees the old or the new "
+                      "value is the runtime's choice. Fetch a tensor the update is computed from "
+                      "(the new rate), or read the variable in a run of its own after the update.",
+                      holds(lambda got: got["racing_runs"] == 0), shows=()),
                 Check("rate-float32-variable", "learning_rate is a float32 tf.Variable",
                       "`self.learning_rate` must be the float32 tf.Variable holding the rate (optimizers "
                       "read float32 rates; a float64 one is cast in every step, or refused). Create it with "
@@ -293,6 +300,11 @@ LESSON = Lesson(
                       "a loss that dips below the previous evaluation but not below the best is still no "
                       "progress, and must count against patience.",
                       _same_cuts("zigzag"), shows=("rates_zigzag",)),
+                Check("count-kept-after-improvement", "a new best loss starts the patience count again",
+                      "The count of evaluations without a new best must start again from zero at every new "
+                      "best loss: `patience` bad evaluations in a row cut the rate, not `patience` bad ones "
+                      "spread over a run that keeps improving in between.",
+                      _same_cuts("recover"), shows=("rates_recover",)),
                 Check("patience-reset", "after a cut the patience counter starts again from zero",
                       "After lowering the rate, reset the counter of bad evaluations to zero: the new rate "
                       "gets `patience` evaluations of its own before the next cut.",
@@ -311,7 +323,42 @@ LESSON = Lesson(
                             "rise": [1.0, 0.9, 1.0, 1.1, 0.8, 0.7],
                             "zigzag": [1.0, 0.9, 0.95, 0.92, 0.85, 0.9, 0.87, 0.8, 0.84, 0.82, 0.79],
                             "plateau": [1.0, 0.8, 0.81, 0.82, 0.83, 0.84, 0.85, 0.79, 0.8, 0.8, 0.8],
-                            "ties": [1.0, 1.0, 1.0, 0.9, 0.9, 0.9, 0.8, 0.8, 0.7]}}),),
+                            "ties": [1.0, 1.0, 1.0, 0.9, 0.9, 0.9, 0.8, 0.8, 0.7],
+                            "recover": [1.0, 1.1, 0.9, 1.0, 0.8, 0.85, 0.7]}}),),
         ),
     ),
 )
+
+# What each exercise's docstring (and the text above it) promises, and the check that reads it.
+REQUIREMENTS = {
+    "exponential_family": {
+        "exponential_decay": "exponential-formula",
+        "natural_exp_decay": "natural-exp-base",
+        "inverse_time_decay": "inverse-time",
+        "staircase": ("staircase-floor", "default-arguments"),
+        "(an unknown kind raises ValueError)": "unknown-kind",
+    },
+    "piecewise": {
+        "values[i] for boundaries[i-1] < step <= boundaries[i]": ("boundary-inclusive", "interval-values", "steps-any-order"),
+        "ValueError on a length mismatch": "length-check",
+    },
+    "polynomial": {
+        "The rate at each step of tf1.train.polynomial_decay": ("power-curve", "clamp-at-end"),
+        "cycle": "cycle-ceil",
+        "end_learning_rate=0.0001, power=1.0, cycle=False": "default-arguments",
+    },
+    "cosine_family": {
+        "cosine_decay": "cosine-clamp",
+        "cosine_decay_restarts": ("restart-period", "restart-height", "restart-both"),
+        "linear_cosine_decay": "linear-cosine",
+        "TensorFlow's default arguments": "default-arguments",
+        "(an unknown kind raises ValueError)": "unknown-kind",
+    },
+    "auto_decay": {
+        "A learning-rate variable": ("rate-float32-variable", "trainable-hyperparameter", "rate-not-in-graph"),
+        "cut by `factor`": "cut-by-factor",
+        "after `patience` evaluations without a new best loss": ("patience-count", "best-not-last", "count-kept-after-improvement", "patience-reset", "tie-not-improvement"),
+        "Apply the rule to one validation loss; return the rate now in force": ("returns-python-float", "rate-sequence", "unordered-run", "state-in-python"),
+        "(in the session it is given, building nothing)": ("ops-in-loop", "own-session", "default-session"),
+    },
+}

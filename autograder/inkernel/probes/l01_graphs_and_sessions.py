@@ -81,11 +81,15 @@ def probe_input_names(input_op_names, name):
         tf.reduce_sum(tf.concat([parts[0], x[:, :2]], axis=1, name="joined"), name="total")
         with tf.control_dependencies([square]):  # a control input that is not a data input
             tf.add(parts[0], parts[1], name="gated")
+        layer = tf.nn.relu(square, name="layer12")  # an op name that ends in digits, like its tensor's index
+        tf.add(layer, square, name="mixed")
     control = [c.name for c in given.get_operation_by_name(name).control_inputs]
     with tf.Graph().as_default():
         tf.identity(tf.constant(0.0, name="decoy"), name=name)
         names = input_op_names(given, name)
-    return {"inputs": [n if isinstance(n, str) else str(n) for n in names], "control": control}
+    names = [n if isinstance(n, str) else str(n) for n in names]
+    ops = {op.name for op in given.get_operations()}
+    return {"inputs": names, "control": control, "not_ops": [n for n in names if n not in ops]}
 
 
 def _attempt(call):
@@ -125,9 +129,10 @@ def probe_evaluate(evaluate, init, new):
         with other.as_default():
             both = _counted_attempt(lambda: evaluate(tensors, session=sess))
         nothing = _counted_attempt(lambda: evaluate(tensors))
+        closed = sess._closed or other._closed  # noqa: SLF001 - whether a call ended a caller's session
         sess.close()
         other.close()
-    return {"explicit": explicit, "default": default, "both": both, "none": nothing}
+    return {"explicit": explicit, "default": default, "both": both, "none": nothing, "closed_callers": closed}
 
 
 def probe_one_run(kept_and_dropped, x, keep, seed):
@@ -136,15 +141,16 @@ def probe_one_run(kept_and_dropped, x, keep, seed):
 
     x = np.asarray(x, np.float32)
     with tf.Graph().as_default() as graph:
-        with sessions_made() as sessions:
+        with sessions_opened() as sessions:
             kept, dropped = kept_and_dropped(x, keep, seed)
         random_ops = sorted(op.type for op in graph.get_operations() if "Random" in op.type)
+    own_graph = any(s.graph is not graph for s in sessions.instances)
     dtypes = [dtype_name(kept), dtype_name(dropped)]
     kept, dropped = np.asarray(kept, np.float32), np.asarray(dropped, np.float32)
     consistent = (kept.shape == x.shape == dropped.shape and bool(np.allclose(kept + dropped, x))
                   and bool(np.all((kept == 0) | (dropped == 0))))
     return {"kept": kept, "dropped": dropped, "consistent": consistent, "random_ops": random_ops,
-            "sessions": sessions.count, "dtypes": dtypes}
+            "sessions": sessions.count, "dtypes": dtypes, "own_graph": own_graph}
 
 
 def probe_running_total(cls, values):
@@ -159,6 +165,8 @@ def probe_running_total(cls, values):
     with tf.Graph().as_default() as graph:
         with sessions_opened() as opened:
             total = cls()
+        if any(session._closed for session in opened.instances):  # noqa: SLF001
+            return {"closed_in_init": True}  # every add() would raise: nothing more to observe
         variables = graph_variables(graph)
         graph.finalize()
         totals, guard = [], FinalizedGraphGuard()
@@ -170,5 +178,6 @@ def probe_running_total(cls, values):
         close_session(total)
         for session in opened.instances:
             session.close()
-    return {"totals": totals, "modified_finalized_graph": guard.tripped, "sessions_per_add": per_add.count,
+    return {"closed_in_init": False, "totals": totals, "modified_finalized_graph": guard.tripped,
+            "sessions_per_add": per_add.count,
             "variables": [v.dtype.base_dtype.name for v in variables], "after_reset": reset}

@@ -48,9 +48,11 @@ def probe_threshold_judge(cls, x, first, second, third=None, calls=3):
             in_place = np.asarray(judge.judge(x))
         growth = len(graph.get_operations()) - ops_before
         dtypes = _placeholder_dtypes(graph)
+        placeholders = sum(op.type in ("Placeholder", "PlaceholderWithDefault") for op in graph.get_operations())
         close_session(judge)
     return {"before": before, "after": after[-1], "in_place": in_place, "op_growth": growth,
-            "sessions": sessions.count, "runs_per_call": runs_per_call, "placeholder_dtypes": dtypes}
+            "sessions": sessions.count, "runs_per_call": runs_per_call, "placeholder_dtypes": dtypes,
+            "placeholders": placeholders}
 
 
 def probe_threshold_graph(build, x, default, feeds):
@@ -119,7 +121,7 @@ def probe_retune(retune, options, threshold):
     holder = _OptionsHolder(shared)
     retune(shared, threshold)
     return {"holder_threshold": holder.options.get("threshold"), "holder_options": dict(holder.options),
-            "untouched": holder.options == dict(options)}
+            "untouched": holder.options == dict(options), "had_threshold": "threshold" in options}
 
 
 def probe_scale_all(scale_all, x, scales):

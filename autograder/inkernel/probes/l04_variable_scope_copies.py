@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from autograder.inkernel.probing import FinalizedGraphGuard, close_session, sessions_made
+from autograder.inkernel.probing import FinalizedGraphGuard, RacingRuns, close_session, sessions_made
 
 
 def _ramp(shape, start):
@@ -174,7 +174,7 @@ def probe_lagged_trainer(cls, n_in, hidden, n_out, x, y, steps, learning_rate, f
         past_vars = sorted(tf1.global_variables("past/"), key=lambda v: v.op.name)
         graph.finalize()
         current, past, guard = [], [], FinalizedGraphGuard()
-        with guard, sessions_made() as sessions:
+        with guard, sessions_made() as sessions, RacingRuns() as racing:
             for _ in range(steps):
                 c, p = trainer.step(x, y)
                 current.append(np.asarray(c))
@@ -186,7 +186,7 @@ def probe_lagged_trainer(cls, n_in, hidden, n_out, x, y, steps, learning_rate, f
     return {"current_outputs": current, "past_outputs": past,
             "past_variables": [_relative(v, "past") for v in past_vars],
             "past_values": past_values, "sessions_in_steps": sessions.count,
-            "modified_finalized_graph": guard.tripped}
+            "modified_finalized_graph": guard.tripped, "racing_runs": racing.count}
 
 
 def probe_soft_update(make_soft_update_op, source, target, tau, steps):
@@ -215,10 +215,11 @@ def probe_soft_update(make_soft_update_op, source, target, tau, steps):
             "one_op": isinstance(op, (tf.Operation, tf.Tensor))}
 
 
-def probe_polyak_update(polyak_update, target, source, tau, steps):
+def probe_polyak_update(polyak_update, target, source, tau, steps, head=None):
     """Eager: update nested tf.Variables `steps` times, then call it with sources whose structure
     differs: one leaf too many (at the end), and (same number of leaves) a renamed key or regrouped
-    list. Each must raise before any target changes."""
+    list. Each must raise before any target changes. With `head` (target and source values of one
+    more variable), both structures nest one level deeper: {"body": <the variables>, "head": [it]}."""
     import tensorflow as tf
 
     def variables(values):
@@ -226,19 +227,18 @@ def probe_polyak_update(polyak_update, target, source, tau, steps):
             return {k: tf.Variable(np.asarray(v, np.float32)) for k, v in values.items()}
         return [tf.Variable(np.asarray(v, np.float32)) for v in values]
 
-    def items(structure):
-        return structure.items() if isinstance(structure, dict) else enumerate(structure)
-
     tgt, src = variables(target), variables(source)
+    if head is not None:
+        tgt, src = ({"body": body, "head": variables([value])} for body, value in zip((tgt, src), head))
     originals = tf.nest.flatten(tgt)
     history = {}
     for _ in range(steps):
         polyak_update(tgt, src, tau)
-        for key, var in items(tgt):
+        for key, var in enumerate(tf.nest.flatten(tgt)):
             history.setdefault(str(key), []).append(np.asarray(var))
     kept = len(originals) == len(tf.nest.flatten(tgt)) and all(
         a is b for a, b in zip(originals, tf.nest.flatten(tgt)))
-    sources = {str(k): v.numpy() for k, v in items(src)}
+    sources = {str(k): v.numpy() for k, v in enumerate(tf.nest.flatten(src))}
     extra = tf.Variable(np.zeros([2], np.float32))
     if isinstance(src, dict):
         longer = dict(src, zz_unpaired=extra)

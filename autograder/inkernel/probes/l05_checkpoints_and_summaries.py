@@ -70,8 +70,11 @@ def probe_global_step(make_train_op, w0, target, learning_rate, runs):
             "step_trainable": global_step.op.name in trainable, "step_dtype": _base_dtype(global_step)}
 
 
-def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at, steps):
+def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at, steps, fresh_saver=False):
     """Call the exercise on an empty directory, then again after checkpoints were saved at `save_at`.
+
+    With `fresh_saver`, the second call gets another Saver than the one that saved, as a new process
+    would: it remembers no checkpoint of its own, so only the directory says which is the newest.
 
     The session the exercise gets is never the default one: another session of the same graph is,
     and it must stay untouched. Savers the exercise builds and files it writes are counted.
@@ -84,6 +87,7 @@ def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at
         global_step = tf1.train.get_or_create_global_step()
         advance = tf.group(w.assign_add(tf.ones([size])), global_step.assign_add(1))
         saver = tf1.train.Saver(max_to_keep=keep)
+        restorer = tf1.train.Saver(max_to_keep=keep) if fresh_saver else saver
         probe_savers = savers.count
         written = []
         with tf1.Session() as default_session:  # the default session: the exercise must use `sess`
@@ -106,7 +110,7 @@ def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at
             sess.close()
             saved = _checkpoints_on_disk(ckpt_dir)
             sess = tf1.Session()
-            returned = restore_or_initialize(sess, saver, ckpt_dir)
+            returned = restore_or_initialize(sess, restorer, ckpt_dir)
             written += sorted(set(_checkpoints_on_disk(ckpt_dir)) - set(saved))
             restored_w, restored_step = sess.run(w), int(sess.run(global_step))
             sess.close()
@@ -297,8 +301,9 @@ def _read_events(logdir):
     return rows
 
 
-def probe_log_training(log_training, seed, steps, learning_rate):
-    """Hand the exercise a small regression to train and log, then read its event file back."""
+def probe_log_training(log_training, seed, steps, learning_rate, start=0):
+    """Hand the exercise a small regression to train and log, then read its event file back. The
+    global step stands at `start` when the exercise is called (as after a restore)."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
@@ -313,6 +318,7 @@ def probe_log_training(log_training, seed, steps, learning_rate):
         train_op = tf1.train.GradientDescentOptimizer(learning_rate).minimize(loss, global_step=global_step)
         with tf1.Session() as sess:
             sess.run(tf1.global_variables_initializer())
+            global_step.load(start, sess)
             log_training(sess, train_op, loss, weights, global_step, logdir, steps)
         rows = _read_events(logdir)
         event_files = sum("tfevents" in name for name in os.listdir(logdir))

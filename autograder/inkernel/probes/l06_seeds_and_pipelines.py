@@ -66,18 +66,24 @@ def probe_twin_noise(fn, seed, shape):
     }
 
 
-def probe_noise_source(cls, seed, shape, draws=3):
+def probe_noise_source(cls, seed, shape, draws=3, decoy=False):
     """Build, finalize the graph, draw `draws` times, replay, draw again, replay again, draw once.
 
     Sessions opened during replay() are counted: the generator's position lives in the session.
+    With `decoy`, every call after __init__ is made while another graph, finalized too, is the
+    default one.
     """
+    import contextlib
+
     import tensorflow as tf
 
     with tf.Graph().as_default() as graph:
         source = cls(seed, shape)
         graph.finalize()
         first, replayed, again, guard = [], [], [], FinalizedGraphGuard()
-        with guard:
+        decoy_graph = tf.Graph()
+        decoy_graph.finalize()
+        with guard, (decoy_graph.as_default() if decoy else contextlib.nullcontext()):
             first = [np.asarray(source.draw()) for _ in range(draws)]
             with sessions_made() as opened:
                 source.replay()

@@ -263,7 +263,7 @@ def probe_auto_decay(cls, initial_rate, factor, patience, scripts):
     """
     import tensorflow as tf
 
-    from autograder.inkernel.probing import dtype_name, sessions_made
+    from autograder.inkernel.probing import RacingRuns, dtype_name, sessions_made
 
     tf1 = tf.compat.v1
 
@@ -296,12 +296,13 @@ def probe_auto_decay(cls, initial_rate, factor, patience, scripts):
         ops_before = len(graph.get_operations())
         sessions = [tf1.Session(graph=graph), tf1.Session(graph=graph)]
         decoy = Decoy(graph=graph)
+        racing = RacingRuns()
         try:
             for run, sess in zip(("", "replay_"), sessions):
                 sess.run(init)
                 for name, losses in scripts.items():
                     rates, variable, kinds, guard = [], [], set(), FinalizedGraphGuard()
-                    with guard, decoy.as_default(), made:
+                    with guard, decoy.as_default(), made, racing:
                         try:
                             for loss in losses:
                                 rate = autos[name].update(sess, loss)
@@ -321,5 +322,6 @@ def probe_auto_decay(cls, initial_rate, factor, patience, scripts):
                 sess.close()
         obs["returned_types"] = sorted(obs.get("returned_types", ()))
         obs["sessions_made"] = made.count
+        obs["racing_runs"] = racing.count
         obs["op_growth"] = len(graph.get_operations()) - ops_before
     return obs
