@@ -65,10 +65,13 @@ def _judge(args: argparse.Namespace) -> int:
 
 
 def _publish(args: argparse.Namespace) -> int:
+    from autograder.course.hidden.strategies import write
     from autograder.judging.reference import publish
 
     for assignment in args.assignments or lessons.assignments():
-        print(f"wrote {publish(lessons.load(assignment))}")
+        for path in (write(assignment), publish(lessons.load(assignment))):
+            if path:
+                print(f"wrote {path}")
     return 0
 
 
@@ -143,7 +146,7 @@ def parser() -> argparse.ArgumentParser:
     judge.add_argument("exercise")
     judge.set_defaults(run=_judge)
 
-    publish = sub.add_parser("publish", help="write the public expected values the check cells use")
+    publish = sub.add_parser("publish", help="draw the hidden cases, then write the public expected values the check cells use")
     publish.add_argument("assignments", nargs="*")
     publish.set_defaults(run=_publish)
     book = sub.add_parser("gradebook", help="write graded results into nbgrader's gradebook")

@@ -15,6 +15,7 @@ from pathlib import Path
 from autograder import COURSE_ROOT
 from autograder.course import lessons, public_expected_path
 from autograder.course.compare import round_floats
+from autograder.course.hidden.drawn import drawn_path
 from autograder.course.spec import Lesson
 from autograder.judging.results import atomic_write
 
@@ -44,6 +45,8 @@ def _fingerprint(lesson: Lesson) -> str:
     digest = hashlib.sha256(solution_path(lesson).read_bytes())
     digest.update(release_path(lesson).read_bytes())  # the lean cut compares the solution with it
     digest.update(metadata.version("tensorflow").encode())
+    drawn = drawn_path(lesson.assignment)
+    digest.update(drawn.read_bytes() if drawn.exists() else b"")
     for module in (f"autograder.course.lessons.l{lesson.assignment}", f"autograder.course.hidden.l{lesson.assignment}",
                    f"autograder.inkernel.probes.l{lesson.assignment}", "autograder.inkernel.probe",
                    "autograder.inkernel.probing", "autograder.engine.kernel", "autograder.judging.lean"):

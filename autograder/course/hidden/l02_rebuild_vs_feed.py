@@ -1,7 +1,4 @@
 """Hidden inputs for lesson 2. Expected values are never stored: the grader computes them from solutions/."""
-from hypothesis import strategies as st
-
-from autograder.course.hidden.drawn import decimals, draw
 
 CASES = {
     "threshold_judge": [
@@ -56,16 +53,21 @@ CASES = {
     ],
 }
 
-# Drawn cases (autograder.course.hidden.drawn): the situations each docstring promises, as strategies.
-_OPTION_NAMES = st.sampled_from(["keep_prob", "clip", "lr", "momentum", "decay", "threshold_2"])
-RETUNE = st.fixed_dictionaries({
-    "options": st.tuples(st.dictionaries(_OPTION_NAMES, decimals(-2.0, 2.0), max_size=3), st.booleans(),
-                         decimals(-2.0, 2.0)).map(lambda t: {**t[0], "threshold": t[2]} if t[1] else t[0]),
-    "threshold": decimals(-5.0, 5.0, 4)})
-SCALE_ALL = st.fixed_dictionaries({
-    "x": st.lists(decimals(-10.0, 10.0, 2), min_size=1, max_size=6),
-    "scales": st.lists(decimals(-4.0, 4.0, 2), min_size=2, max_size=5, unique=True)})
 
-CASES["retune"] += [("drawn: options under other names, with or without a threshold yet", case)
-                    for case in draw(RETUNE, 3)]
-CASES["scale_all"] += [("drawn: another length and several distinct scales", case) for case in draw(SCALE_ALL, 2)]
+def strategies():
+    """The situations the docstrings promise, as strategies, per exercise: (situation, strategy, how many).
+    Drawn at publish time into `drawn/`; see `autograder.course.hidden.strategies`."""
+    from hypothesis import strategies as st
+
+    from autograder.course.hidden.strategies import decimals
+
+    option_names = st.sampled_from(["keep_prob", "clip", "lr", "momentum", "decay", "threshold_2"])
+    retune = st.fixed_dictionaries({
+        "options": st.tuples(st.dictionaries(option_names, decimals(-2.0, 2.0), max_size=3), st.booleans(),
+                             decimals(-2.0, 2.0)).map(lambda t: {**t[0], "threshold": t[2]} if t[1] else t[0]),
+        "threshold": decimals(-5.0, 5.0, 4)})
+    scale_all = st.fixed_dictionaries({
+        "x": st.lists(decimals(-10.0, 10.0, 2), min_size=1, max_size=6),
+        "scales": st.lists(decimals(-4.0, 4.0, 2), min_size=2, max_size=5, unique=True)})
+    return {"retune": [("drawn: options under other names, with or without a threshold yet", retune, 3)],
+            "scale_all": [("drawn: another length and several distinct scales", scale_all, 2)]}

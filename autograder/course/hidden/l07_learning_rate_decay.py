@@ -1,7 +1,4 @@
 """Hidden inputs for lesson 7. Expected values are never stored: the grader computes them from solutions/."""
-from hypothesis import strategies as st
-
-from autograder.course.hidden.drawn import decimals, draw, steps_around
 
 CASES = {
     "exponential_family": [
@@ -51,23 +48,26 @@ CASES = {
     ],
 }
 
-# Drawn cases (autograder.course.hidden.drawn): the situations each docstring promises, as strategies.
-_BOUNDARIES = st.lists(st.integers(1, 60), min_size=1, max_size=4, unique=True).map(sorted)
-PIECEWISE = _BOUNDARIES.flatmap(lambda b: st.fixed_dictionaries({
-    "boundaries": st.just(b),
-    "values": st.lists(decimals(0.001, 1.0), min_size=len(b) + 1, max_size=len(b) + 1, unique=True),
-    "steps": steps_around(b)}))
-EXPONENTIAL = st.integers(1, 50).flatmap(lambda d: st.fixed_dictionaries({
-    "learning_rate": decimals(0.001, 1.0), "decay_steps": st.just(d), "decay_rate": decimals(0.05, 0.99, 2),
-    "steps": steps_around([d, 2 * d, 5 * d])}))
-POLYNOMIAL = st.integers(2, 30).flatmap(lambda d: st.fixed_dictionaries({
-    "learning_rate": decimals(0.1, 1.0), "decay_steps": st.just(d), "end_learning_rate": decimals(0.0, 0.09),
-    "powers": st.lists(st.sampled_from([0.5, 1.0, 2.0, 3.0]), min_size=1, max_size=2, unique=True),
-    "steps": steps_around([d, 2 * d, 3 * d])}))
 
-CASES["piecewise"] += [("drawn: sorted boundaries, steps in any order on and around them", case)
-                       for case in draw(PIECEWISE, 3)]
-CASES["exponential_family"] += [("drawn: a decay rate and steps around several decay boundaries", case)
-                                for case in draw(EXPONENTIAL, 2)]
-CASES["polynomial"] += [("drawn: powers, an end rate, steps across several cycles", case)
-                        for case in draw(POLYNOMIAL, 2)]
+def strategies():
+    """The situations the docstrings promise, as strategies, per exercise: (situation, strategy, how many).
+    Drawn at publish time into `drawn/`; see `autograder.course.hidden.strategies`."""
+    from hypothesis import strategies as st
+
+    from autograder.course.hidden.strategies import decimals, steps_around
+
+    piecewise = st.lists(st.integers(1, 60), min_size=1, max_size=4, unique=True).map(sorted).flatmap(
+        lambda b: st.fixed_dictionaries({
+            "boundaries": st.just(b),
+            "values": st.lists(decimals(0.001, 1.0), min_size=len(b) + 1, max_size=len(b) + 1, unique=True),
+            "steps": steps_around(b)}))
+    exponential = st.integers(1, 50).flatmap(lambda d: st.fixed_dictionaries({
+        "learning_rate": decimals(0.001, 1.0), "decay_steps": st.just(d), "decay_rate": decimals(0.05, 0.99, 2),
+        "steps": steps_around([d, 2 * d, 5 * d])}))
+    polynomial = st.integers(2, 30).flatmap(lambda d: st.fixed_dictionaries({
+        "learning_rate": decimals(0.1, 1.0), "decay_steps": st.just(d), "end_learning_rate": decimals(0.0, 0.09),
+        "powers": st.lists(st.sampled_from([0.5, 1.0, 2.0, 3.0]), min_size=1, max_size=2, unique=True),
+        "steps": steps_around([d, 2 * d, 3 * d])}))
+    return {"piecewise": [("drawn: sorted boundaries, steps in any order on and around them", piecewise, 3)],
+            "exponential_family": [("drawn: a decay rate and steps around several decay boundaries", exponential, 2)],
+            "polynomial": [("drawn: powers, an end rate, steps across several cycles", polynomial, 2)]}

@@ -28,13 +28,19 @@ def load(assignment: str) -> Lesson:
 def hidden_cases(assignment: str) -> dict[str, list[Case]]:
     """The hidden cases of each exercise, labelled `hidden 1`, `hidden 2`, ... (instructor only).
 
-    `CASES` maps an exercise id to `(situation, inputs)` pairs: the situation is what the feedback
-    may say about a failing hidden case.
+    `CASES` maps an exercise id to hand-written `(situation, inputs)` pairs: the situation is what the
+    feedback may say about a failing hidden case. The drawn pairs (`course.hidden.drawn`) follow them.
     """
-    module = importlib.import_module(f"autograder.course.hidden.l{assignment}")
+    # Imported here: the students' bundle ships this module without the hidden folder.
+    from autograder.course.hidden import drawn
+
+    pairs = {ex_id: list(written) for ex_id, written in
+             importlib.import_module(f"autograder.course.hidden.l{assignment}").CASES.items()}
+    for ex_id, extra in drawn.load(assignment).items():
+        pairs.setdefault(ex_id, []).extend(extra)
     return {ex_id: [Case(f"hidden {i}", inputs, public=False, situation=situation)
-                    for i, (situation, inputs) in enumerate(pairs, 1)]
-            for ex_id, pairs in module.CASES.items()}
+                    for i, (situation, inputs) in enumerate(ex_pairs, 1)]
+            for ex_id, ex_pairs in pairs.items()}
 
 
 def all_cases(lesson: Lesson, hidden: bool = True) -> dict[str, list[Case]]:
