@@ -127,9 +127,10 @@ LESSON = Lesson(
                       "steps this call ran (len(losses)), not the global step: a run that was itself resumed "
                       "starts at a global step above 0.", same("crash_ran"), shows=("crash_ran",)),
                 Check("max-to-keep-ignored", "keeps only the newest max_to_keep checkpoints",
-                      "The directory keeps the wrong checkpoints: save after every step whose global step is "
-                      "a multiple of save_every, to ckpt_dir/model, with tf1.train.Saver(max_to_keep=...) "
-                      "(the default keeps 5).", same("kept", "on_disk"), shows=("kept", "on_disk")),
+                      "The directory keeps the wrong checkpoints: after each update, read the global step again "
+                      "(the update has just added one); when it is a multiple of save_every, save to "
+                      "ckpt_dir/model-<step> with one tf1.train.Saver(max_to_keep=...), built once (the default "
+                      "keeps 5).", same("kept", "on_disk"), shows=("kept", "on_disk")),
                 Check("ignored-checkpoint", "resumes from the latest checkpoint instead of starting over",
                       "The resumed call must restore the latest checkpoint and run only the steps that are "
                       "left; the crashed call must stop after crash_after steps of its own.",
