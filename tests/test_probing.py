@@ -3,7 +3,7 @@ import os
 
 import numpy as np
 
-from autograder.inkernel.probing import CallCounter, FreshDirectory, dtype_name, sessions_made
+from autograder.inkernel.probing import CallCounter, FreshDirectory, RunsRecorded, dtype_name, sessions_made
 
 
 def test_call_counter_counts_inside_the_block_and_restores():
@@ -26,6 +26,24 @@ def test_sessions_made_counts_each_session():
             tf.compat.v1.Session().close()
             tf.compat.v1.Session().close()
     assert made.count == 2
+
+
+def test_runs_recorded_tells_a_graph_answer_from_a_numpy_one_beside_a_run():
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    x = np.array([0.1, 0.5, 0.9], np.float32)
+    with tf.Graph().as_default():
+        x_t, threshold = tf1.placeholder(tf.float32, [None]), tf1.placeholder(tf.float32, [])
+        output = x_t >= threshold
+        with tf1.Session() as sess, RunsRecorded() as runs:
+            from_graph = sess.run({"out": [output]}, feed_dict={x_t: x, threshold: 0.5})["out"][0]
+            sess.run(threshold, {threshold: 0.5})   # a run for show
+            from_numpy = x > 0.5                    # a wrong answer, never fetched
+    assert runs.count == 2
+    assert runs.returned(from_graph, fed=x) and runs.returned(from_graph.tolist(), fed=x.tolist())
+    assert not runs.returned(from_numpy, fed=x)
+    assert not runs.returned(np.array(0.5, np.float32), fed=x)  # fetched, but by a run not fed x
 
 
 def test_dtype_names():

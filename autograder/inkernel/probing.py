@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 
 def close_session(obj: Any) -> None:
     """Close the session an exercise's object opened (as `sess` or `session`), if it has one."""
@@ -151,6 +153,49 @@ def session_runs() -> CallCounter:
     from tensorflow.python.client import session
 
     return CallCounter(session.BaseSession, "run")
+
+
+class RunsRecorded(CallCounter):
+    """`with RunsRecorded() as runs:` counts the `Session.run` calls made inside the block, like
+    `session_runs()`, and keeps what each was fed and what it returned, so a probe can ask whether an
+    answer came out of the graph (`runs.returned(answer, fed=x)`), not only whether some run was made."""
+
+    def __init__(self) -> None:
+        from tensorflow.python.client import session
+
+        super().__init__(session.BaseSession, "run")
+        self.calls: list[tuple[list, list]] = []   # (the arrays fed, the arrays returned), per run
+
+    def __enter__(self) -> "RunsRecorded":
+        original = self._original
+
+        def recorded(sess, fetches, feed_dict=None, *args, **kwargs):
+            self.count += 1
+            result = original(sess, fetches, feed_dict, *args, **kwargs)
+            self.calls.append(([np.asarray(v) for v in (feed_dict or {}).values()], _arrays(result)))
+            return result
+
+        setattr(self.owner, self.name, recorded)
+        return self
+
+    def returned(self, answer: Any, fed: Any) -> bool:
+        """Whether one run of the block was fed `fed` (as one of its feeds) and returned `answer`."""
+        answer, fed = np.asarray(answer), np.asarray(fed)
+        return any(any(_same(f, fed) for f in feeds) and any(_same(r, answer) for r in results)
+                   for feeds, results in self.calls)
+
+
+def _arrays(value: Any) -> list:
+    """Every array in what `Session.run` returned (a value, or lists, tuples and dicts of them)."""
+    if isinstance(value, dict):
+        value = list(value.values())
+    if isinstance(value, (list, tuple)):
+        return [a for item in value for a in _arrays(item)]
+    return [np.asarray(value)]
+
+
+def _same(a: Any, b: Any) -> bool:
+    return a.shape == b.shape and bool(np.all(a == b))
 
 
 def _upstream(op: Any) -> set:

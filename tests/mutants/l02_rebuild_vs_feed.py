@@ -65,6 +65,10 @@ MUTANTS = [
     edited("judge_numpy_compare", "threshold_judge", "numpy-answer",
            ("self.x = tf1.placeholder(", None), (_THRESHOLD, None), ("self.output = tf.greater_equal(", None),
            (_JUDGE, 'return np.asarray(x, np.float32) >= np.float32(self.options["threshold"])')),
+    # Issue 23: the graph runs on every call, for show; the answer is NumPy's.
+    edited("judge_numpy_beside_a_run", "threshold_judge", "numpy-answer",
+           (_JUDGE, 'self.sess.run(self.threshold, {self.threshold: self.options["threshold"]})\n        '
+                    'return np.asarray(x, np.float32) >= np.float32(self.options["threshold"])')),
     edited("judge_copies_threshold", "threshold_judge", "copied-threshold",
            ("self.options = options\n        self.x", 'self.current = options["threshold"]\n        self.x'),
            ("self.options = options", 'self.current = options["threshold"]'),

@@ -53,11 +53,12 @@ LESSON = Lesson(
                       holds(lambda got: all(d == "float32" for d in got["placeholder_dtypes"])),
                       shows=("placeholder_dtypes",)),
                 Check("numpy-answer", "answers by running the graph",
-                      "judge() returned without running the session: the comparison was made in "
-                      "Python or NumPy. The exercise is the graph: run the comparison op with "
-                      "self.sess.run(...), feeding x and the threshold.",
-                      holds(lambda got: all(n >= 1 for n in got["runs_per_call"])),
-                      shows=("runs_per_call",)),
+                      "judge() did not return what the graph computed from x: the comparison was made "
+                      "in Python or NumPy (with or without a session run beside it). The exercise is the "
+                      "graph: return what self.sess.run(...) of the comparison op gives, feeding x and "
+                      "the threshold.",
+                      holds(lambda got: all(n >= 1 for n in got["runs_per_call"]) and all(got["from_graph"])),
+                      shows=("runs_per_call", "from_graph")),
                 Check("wrong-comparison", "answers x >= threshold before any change",
                       "The answer is wrong before any option changed: compare with >= against the "
                       "threshold in the options.", same("before"), shows=("before",)),

@@ -10,11 +10,11 @@ import numpy as np
 from autograder.inkernel.probing import (
     CallCounter,
     FinalizedGraphGuard,
+    RunsRecorded,
     after_reset,
     close_session,
     dtype_name,
     graph_variables,
-    session_runs,
     sessions_made,
     sessions_opened,
 )
@@ -27,7 +27,8 @@ def _placeholder_dtypes(graph):
 
 def probe_threshold_judge(cls, x, first, second, third=None, calls=3):
     """Judge with one threshold, replace the options, judge `calls` more times, then change the new
-    dict in place to `third` and judge again. Counts ops added, sessions opened and runs per call."""
+    dict in place to `third` and judge again. Counts ops added, sessions opened and runs per call, and
+    whether each answer is what a run fed with x returned (an answer made in NumPy beside a run is not)."""
     import tensorflow as tf
 
     x = np.asarray(x, np.float32)
@@ -36,14 +37,15 @@ def probe_threshold_judge(cls, x, first, second, third=None, calls=3):
         before = np.asarray(judge.judge(x))
         ops_before = len(graph.get_operations())
         options = {"threshold": second}
-        runs_per_call = []
+        runs_per_call, from_graph = [], []
         with sessions_made() as sessions:
             judge.update_options(options)
             after = []
             for _ in range(calls):
-                with session_runs() as runs:
+                with RunsRecorded() as runs:
                     after.append(np.asarray(judge.judge(x)))
                 runs_per_call.append(runs.count)
+                from_graph.append(runs.returned(after[-1], fed=x))
             options["threshold"] = second if third is None else third   # an in-place retune
             in_place = np.asarray(judge.judge(x))
         growth = len(graph.get_operations()) - ops_before
@@ -51,7 +53,8 @@ def probe_threshold_judge(cls, x, first, second, third=None, calls=3):
         placeholders = sum(op.type in ("Placeholder", "PlaceholderWithDefault") for op in graph.get_operations())
         close_session(judge)
     return {"before": before, "after": after[-1], "in_place": in_place, "op_growth": growth,
-            "sessions": sessions.count, "runs_per_call": runs_per_call, "placeholder_dtypes": dtypes,
+            "sessions": sessions.count, "runs_per_call": runs_per_call, "from_graph": from_graph,
+            "placeholder_dtypes": dtypes,
             "placeholders": placeholders}
 
 
