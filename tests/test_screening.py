@@ -60,6 +60,8 @@ FORGERIES = {
     "dunder-builtins": "__builtins__.sorted = None",
     "class-patch": "tf1.Session.run = lambda self, *a, **k: None",
     "instance-shadow": "self.sess.run = lambda *a, **k: None",
+    "session-as-self": "def lower(self):\n    self.run = lambda *a, **k: None\nlower(tf1.get_default_session())",
+    "method-borrowed-by-a-session": "class Judge:\n    def quiet(self):\n        self.eval = print\nJudge.quiet(x)",
     "subclass-redefines-run": "class S(tf1.Session):\n    def run(self, *a, **k):\n        return None",
     "metaclass": "class M(type):\n    pass\nclass A(metaclass=M):\n    pass",
     "dict-of-module": "tf.__dict__['Session'] = None",

@@ -105,6 +105,10 @@ PLAIN_DUNDERS = frozenset({"__init__", "__name__", "__qualname__", "__doc__", "_
 PROBED = frozenset({"run", "eval", "get_operations", "finalize", "finalized", "get_collection", "get_collection_ref",
                     "as_default", "close", "initializer", "graph", "get_attr", "as_graph_def", "numpy", "save",
                     "restore", "read_value", "assign", "experimental_get_tracing_count"})
+# Of those, the methods no answer stores on its own `self` (a graph, an assign op or a saver it may
+# hold): set on `self`, one would shadow a TensorFlow object's method when a function is handed that
+# object as its `self` (`def lower(self): self.run = ...`, then `lower(session)`).
+PROBED_METHODS = PROBED - {"graph", "assign", "initializer", "save", "restore", "close", "numpy"}
 
 
 @dataclass(frozen=True)
@@ -272,6 +276,9 @@ class _Visitor(ast.NodeVisitor):
         elif isinstance(receiver, ast.Name) and ALLOWED_MODULES.get(self.modules.get(receiver.id, "")):
             if name not in ALLOWED_MODULES[self.modules[receiver.id]]:
                 self.flag(node, f"uses {self.modules[receiver.id]}.{name}, which a solution does not need")
+        if storing and _is_self(receiver) and name in PROBED_METHODS:
+            self.flag(node, f"sets .{name} on self: handed a TensorFlow object, it would shadow the method the "
+                            "grader's probe observes")
         if storing and not _is_self(receiver):
             if module is not None:
                 self.flag(node, f"changes {module}: it patches a module the grader relies on")
