@@ -1,4 +1,5 @@
 """Hidden inputs for lesson 4. Expected values are never stored: the grader computes them from solutions/."""
+import numpy as np
 
 CASES = {
     "sync_op": [
@@ -52,3 +53,116 @@ CASES = {
          "source": {"kernel": [[3.0]], "bias": [-0.5]}, "head": [[2.0, 2.0], [0.0, 4.0]], "tau": 0.5, "steps": 2}),
     ],
 }
+
+# Scope and variable names for the drawn sync cases: digits, nesting, scopes that share a prefix. No
+# layer name ends with a scope's name and every leaf differs, so cutting a scope name out of the middle
+# of a variable's name never gives another variable's name.
+SOURCE_SCOPES = ["agent_1/q", "net2", "q", "online"]
+DESTINATION_SCOPES = ["agent_1/q_target", "past", "net2_copy", "q_target"]
+SCOPE_SUFFIXES = ["_old", "2", "_v10"]
+LAYERS = ["layer1/", "", "dense_2/", "block10/"]
+LEAVES = ["w", "b", "kernel", "bias", "gamma_1", "beta", "w10", "scale"]
+SHAPES = [[2, 2], [3], [], [2, 3], [1]]
+
+
+def _array(st, shape, elements):
+    """Nested lists of `shape` (a bare element for a scalar), no two elements equal."""
+    size = int(np.prod(shape))
+    return st.lists(elements, min_size=size, max_size=size, unique=True).map(
+        lambda flat: np.reshape(flat, shape).tolist())
+
+
+def _apart(scopes):
+    """No two scopes are equal or one inside the other."""
+    return all(a != b and not (a + "/").startswith(b + "/") for a in scopes for b in scopes if a is not b)
+
+
+def strategies():
+    """The situations the docstrings promise, as strategies, per exercise: (situation, strategy, how many).
+    Drawn at publish time into `drawn/`; see `autograder.course.hidden.strategies`. A sampled list's
+    first entry is what the simplest draw (the first) takes."""
+    from hypothesis import strategies as st
+
+    from autograder.course.hidden.strategies import decimals
+
+    flags = st.sampled_from([True, False])
+
+    @st.composite
+    def sync_op(draw):
+        src, dst, decoy, dst_decoy = draw(st.tuples(
+            st.sampled_from(SOURCE_SCOPES), st.sampled_from(DESTINATION_SCOPES), st.sampled_from(SCOPE_SUFFIXES),
+            st.sampled_from(SCOPE_SUFFIXES)).map(lambda t: (t[0], t[1], t[0] + t[2], t[1] + t[3])).filter(_apart))
+        count = draw(st.integers(3, 5))
+        leaves = draw(st.permutations(LEAVES))
+        layers = draw(st.lists(st.sampled_from(LAYERS), min_size=count, max_size=count))
+        names = [layer + leaf for layer, leaf in zip(layers, leaves)]
+        repeated = draw(st.sampled_from([src, dst, None]))  # a name that starts with a scope's name
+        if repeated:
+            names[0] = f"{repeated}/{names[0]}"
+        shapes = {names[0]: draw(st.sampled_from([s for s in SHAPES if s]))}
+        shapes.update({name: draw(st.sampled_from(SHAPES)) for name in names[1:]})
+        case = {"src_scope": src, "dst_scope": dst, "shapes": shapes,
+                "src_order": draw(st.permutations(names)), "dst_order": draw(st.permutations(names))[::-1],
+                "missing": "head_3/" + leaves[count],
+                "bad_shape": draw(st.sampled_from([name for name in names if shapes[name]]))}
+        for key, value in (("decoy", decoy), ("dst_decoy", dst_decoy), ("dst_extra", leaves[count + 1]),
+                           ("src_frozen", leaves[count + 2])):
+            if draw(flags):
+                case[key] = value
+        return case
+
+    def network(n_in, hidden, n_out, batch, **training):
+        values = decimals(-2.0, 2.0, 1)
+        return st.fixed_dictionaries({
+            "n_in": st.just(n_in), "hidden": st.just(hidden), "n_out": st.just(n_out),
+            "x": _array(st, [batch, n_in], values), "frozen_scale": flags,
+            **({"y": _array(st, [batch, n_out], values), **training} if training else {})})
+
+    sizes = st.tuples(st.integers(1, 4), st.integers(1, 5), st.integers(1, 3), st.integers(1, 3))
+    current_and_past = sizes.flatmap(lambda s: network(*s))
+    sizes = st.tuples(st.sampled_from([4, 1, 2, 3]), st.sampled_from([1, 2, 5]), st.sampled_from([3, 1, 2]),
+                      st.sampled_from([2, 1, 4]))
+    lagged_trainer = sizes.flatmap(lambda s: network(*s, steps=st.integers(5, 8),
+                                                     learning_rate=decimals(0.3, 0.5, 2)))
+
+    def variable_pair(shape):
+        """(source, target) values of one variable, the target off its source by a gap."""
+        gaps = st.one_of(decimals(0.25, 3.0, 2), decimals(-3.0, -0.25, 2))
+        return st.tuples(_array(st, shape, decimals(-3.0, 3.0, 2)), _array(st, shape, gaps)).map(
+            lambda pair: (pair[0], np.round(np.add(pair[0], pair[1]), 2).tolist()))
+
+    variable_pairs = st.lists(st.sampled_from(SHAPES), min_size=1, max_size=3).flatmap(
+        lambda shapes: st.tuples(*map(variable_pair, shapes)))
+    taus = decimals(0.01, 1.0, 2)
+
+    @st.composite
+    def soft_update(draw):
+        pairs = draw(variable_pairs)
+        return {"source": [s for s, _ in pairs], "target": [t for _, t in pairs], "tau": draw(taus),
+                "steps": draw(st.integers(2, 6))}
+
+    @st.composite
+    def polyak_update(draw):
+        pairs = draw(variable_pairs)
+        case = {"source": [s for s, _ in pairs], "target": [t for _, t in pairs]}
+        if draw(flags):  # the same variables in a dict
+            keys = draw(st.permutations(LEAVES))[:len(pairs)]
+            case = {name: dict(zip(keys, values)) for name, values in case.items()}
+        if draw(flags):
+            source, target = draw(variable_pair(draw(st.sampled_from(SHAPES))))
+            case["head"] = [target, source]
+        return {**case, "tau": draw(taus), "steps": draw(st.integers(1, 4))}
+
+    names = "drawn: scope and variable names with digits, nesting or a repeated scope name"
+    return {
+        "sync_op": [(names + ", other orders and shapes, with or without decoy scopes, extra and non-trainable "
+                     "variables", sync_op(), 2)],
+        "current_and_past": [("drawn: other layer sizes and batches, with or without a non-trainable variable",
+                              current_and_past, 2)],
+        "lagged_trainer": [("drawn: other layer sizes, batch, learning rate and number of steps",
+                            lagged_trainer, 1)],
+        "soft_update": [("drawn: other numbers and shapes of variables, a tau in (0, 1], several updates",
+                         soft_update(), 2)],
+        "polyak_update": [("drawn: a list or a dict of variables of other shapes, maybe nested, a tau in (0, 1]",
+                           polyak_update(), 2)],
+    }

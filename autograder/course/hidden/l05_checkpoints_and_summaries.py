@@ -40,3 +40,80 @@ CASES = {
         ("a global step that starts at 40, not 0 (a resumed run)", {"seed": 3, "steps": 4, "learning_rate": 0.1, "start": 40}),
     ],
 }
+
+# Names for the drawn renaming cases: scopes with digits and nesting, a target scope holding the source's
+# name, and variable names none of which ends another's (so stripping characters off a name's front
+# never gives another variable's name). "head" is the probe's own scope.
+OLD_SCOPES = ["encoder2/dense_1", "net", "layer_10"]
+NEW_SCOPES = ["copy/encoder2/dense_1", "student_3", "net_new"]
+VARIABLE_NAMES = ["kernel_2", "bias_2", "w", "b", "gamma", "beta", "moving_var"]
+SHAPES = [[2, 3], [], [3], [1, 2]]
+# Validation losses a drawn keeper sees, each new one unlike every earlier one: ties come only as a
+# loss repeated right away, which ties the best exactly when the loss it repeats was a new best.
+LOSSES = [1.4, 0.6, 0.9, 0.45, 1.1, 0.3, 0.5, 0.2]
+
+
+def strategies():
+    """The situations the docstrings promise, as strategies, per exercise: (situation, strategy, how many).
+    Drawn at publish time into `drawn/`; see `autograder.course.hidden.strategies`. Each exercise trains
+    or writes files, so one example each: a sampled list's first entry is what that (simplest) draw takes."""
+    from hypothesis import strategies as st
+
+    from autograder.course.hidden.strategies import decimals
+
+    flags = st.sampled_from([True, False])
+    seeds = st.integers(0, 99)
+
+    @st.composite
+    def global_step(draw):
+        n = draw(st.sampled_from([4, 1, 2, 5]))
+        values = draw(st.lists(decimals(-3.0, 3.0, 1), min_size=2 * n, max_size=2 * n, unique=True))
+        return {"w0": values[:n], "target": values[n:], "learning_rate": draw(decimals(0.05, 0.45, 2)),
+                "runs": draw(st.integers(7, 12))}
+
+    @st.composite
+    def restore_or_initialize(draw):
+        save_at = sorted(draw(st.lists(st.integers(2, 9), min_size=1, max_size=2, unique=True))
+                         + draw(st.lists(st.integers(10, 14), min_size=1, max_size=2, unique=True)))
+        return {"size": draw(st.sampled_from([4, 1, 2])), "seed": draw(seeds), "keep": draw(st.integers(2, 4)),
+                "save_at": save_at, "steps": save_at[-1] + draw(st.integers(1, 3)), "fresh_saver": draw(flags)}
+
+    @st.composite
+    def train_resumable(draw):
+        save_every = draw(st.sampled_from([4, 3, 5, 2]))
+        first_crash = save_every + draw(st.integers(1, save_every))
+        return {"seed": draw(seeds), "total_steps": draw(st.integers(13, 19)), "save_every": save_every,
+                "max_to_keep": draw(st.integers(2, 4)), "crashes": [first_crash, draw(st.integers(2, 5))]}
+
+    @st.composite
+    def renaming_saver(draw):
+        old_scope, new_scope = draw(st.tuples(st.sampled_from(OLD_SCOPES), st.sampled_from(NEW_SCOPES)))
+        names = draw(st.permutations(VARIABLE_NAMES))[:draw(st.integers(2, 4))]
+        variables = [[name, draw(st.sampled_from(SHAPES))] + ([False] if i and draw(flags) else [])
+                     for i, name in enumerate(names)]
+        sibling = draw(st.sampled_from(["_v2", ""]))
+        return {"old_scope": old_scope, "new_scope": new_scope, "variables": variables, "seed": draw(seeds),
+                **({"sibling": sibling} if sibling else {})}
+
+    @st.composite
+    def best_keeper(draw):
+        losses = draw(st.permutations(LOSSES))[:draw(st.integers(4, 6))]
+        repeats = draw(st.lists(st.sampled_from([2, 1]), min_size=len(losses), max_size=len(losses)))
+        val_losses = [loss for loss, times in zip(losses, repeats) for _ in range(times)]
+        return {"val_losses": val_losses, "save_every": draw(st.integers(3, 5))}
+
+    log_training = st.fixed_dictionaries({"seed": seeds, "steps": st.integers(5, 10),
+                                          "learning_rate": decimals(0.01, 0.2, 2), "start": st.integers(1, 999)})
+    return {
+        "global_step": [("drawn: another number of weights, learning rate and number of runs", global_step(), 1)],
+        "restore_or_initialize": [(("drawn: checkpoints at steps of one and two digits, several kept, maybe read "
+                                   "by a fresh Saver"), restore_or_initialize(), 1)],
+        "train_resumable": [(("drawn: another seed, length, save interval and number kept, a crashed run that "
+                             "is resumed and crashes again"), train_resumable(), 1)],
+        "renaming_saver": [(("drawn: nested scopes with digits, variables of other shapes, some non-trainable, "
+                            "maybe a sibling scope"), renaming_saver(), 1)],
+        "best_keeper": [("drawn: losses rising and falling, some repeated at once, another save interval",
+                         best_keeper(), 1)],
+        "log_training": [("drawn: another seed, learning rate and number of steps, from a nonzero global step",
+                          log_training, 1)],
+    }
