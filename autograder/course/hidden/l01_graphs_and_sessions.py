@@ -28,3 +28,54 @@ CASES = {
         ("many small values whose sum float32 rounds", {"values": [0.1] * 12}),
     ],
 }
+
+
+def _array(shape, element):
+    """Nested lists of `element` with the given shape (a scalar for the shape [])."""
+    from hypothesis import strategies as st
+
+    strategy = element
+    for size in reversed(shape):
+        strategy = st.lists(strategy, min_size=size, max_size=size)
+    return strategy
+
+
+def _flat(value):
+    """The numbers of nested lists, in order."""
+    return [v for item in value for v in _flat(item)] if isinstance(value, list) else [value]
+
+
+# Ops of the probe's graph that no written case asks about: a slice fed by four ops, an op with no
+# input, one whose name starts another's, a Split fed by a Const, a Sum, an op whose name ends in digits.
+OTHER_OPS = ["strided_slice", "x", "outer", "parts", "total", "layer12"]
+
+
+def strategies():
+    """The situations the docstrings promise, as strategies, per exercise: (situation, strategy, how many).
+    Drawn at publish time into `drawn/`; see `autograder.course.hidden.strategies`."""
+    from hypothesis import strategies as st
+
+    from autograder.course.hidden.strategies import decimals
+
+    # At least two parts: with one, a Split has one output and counting tensors would count the ops.
+    count_ops = st.integers(2, 4).flatmap(lambda parts: st.fixed_dictionaries({
+        "features": st.integers(1, 3).map(lambda k: k * parts), "layers": st.integers(1, 4),
+        "parts": st.just(parts), "control": st.booleans()}))
+    shapes = st.lists(st.integers(1, 3), max_size=3)
+    evaluate = shapes.flatmap(lambda shape: st.fixed_dictionaries({
+        "init": _array(shape, decimals(-10.0, 10.0, 2)), "new": _array(shape, decimals(-10.0, 10.0, 2))})
+    ).filter(lambda case: case["init"] != case["new"])
+    one_run = st.fixed_dictionaries({
+        "x": st.lists(st.integers(1, 5), min_size=1, max_size=2).flatmap(
+            lambda shape: _array(shape, decimals(-10.0, 10.0, 2))),
+        "keep": decimals(0.0, 1.0, 2), "seed": st.integers(0, 2**31 - 1),
+    }).filter(lambda case: any(_flat(case["x"])))
+    running_total = st.fixed_dictionaries({"values": st.lists(decimals(-100.0, 100.0, 2), min_size=2, max_size=8)}
+                                          ).filter(lambda case: any(case["values"]))
+    return {"count_ops": [("drawn: another width, depth and split, with or without an op that has no outputs",
+                           count_ops, 2)],
+            "input_names": [("drawn: another op of the graph", st.fixed_dictionaries(
+                {"name": st.sampled_from(OTHER_OPS)}), 2)],
+            "evaluate": [("drawn: a variable of another shape (a scalar, a vector or more axes)", evaluate, 2)],
+            "one_run": [("drawn: another shape, keep probability and seed", one_run, 2)],
+            "running_total": [("drawn: another number of values, negative and fractional", running_total, 2)]}

@@ -69,5 +69,45 @@ def strategies():
     scale_all = st.fixed_dictionaries({
         "x": st.lists(decimals(-10.0, 10.0, 2), min_size=1, max_size=6),
         "scales": st.lists(decimals(-4.0, 4.0, 2), min_size=2, max_size=5, unique=True)})
-    return {"retune": [("drawn: options under other names, with or without a threshold yet", retune, 3)],
+
+    inputs = st.lists(decimals(-2.0, 2.0, 2), min_size=1, max_size=6)
+
+    def threshold(x):
+        """On an input (a tie) or anywhere around them."""
+        return st.one_of(st.sampled_from(x), decimals(-2.5, 2.5, 2))
+
+    threshold_judge = inputs.flatmap(lambda x: st.fixed_dictionaries({
+        "x": st.just(x), "first": threshold(x), "second": threshold(x), "third": threshold(x),
+        "calls": st.integers(1, 4)})).filter(lambda c: c["first"] != c["second"] != c["third"])
+    variable_judge = inputs.flatmap(lambda x: st.fixed_dictionaries({
+        "x": st.just(x), "first": threshold(x), "seconds": st.lists(threshold(x), min_size=1, max_size=4)}))
+
+    # Where the probe's layers use each role, truthfully: a correct answer may redo more than it must
+    # where no answer shows it (one resets the model after every change), and still answers right.
+    used_in = {"scale": ["graph"], "bias": ["graph"], "mask": ["graph", "python"], "clip": ["python"],
+               "threshold": ["python"]}
+    keys = st.fixed_dictionaries({role: st.sampled_from([role, *others]) for role, others in (
+        ("scale", ["gain", "scale2"]), ("bias", ["offset", "bias_1"]), ("mask", ["keep", "mask0"]),
+        ("clip", ["cap", "clip10"]), ("threshold", ["cut", "threshold_2"]))})
+
+    def layered(n, key):
+        value = {"scale": decimals(-3.0, 3.0, 2), "bias": decimals(-1.0, 1.0, 2), "clip": decimals(0.1, 5.0, 2),
+                 "threshold": decimals(-1.0, 2.0, 2),
+                 "mask": st.lists(st.sampled_from([1, 0]), min_size=n, max_size=n).filter(any)}
+        change = st.sampled_from(list(used_in)).flatmap(lambda role: st.tuples(st.just(role), value[role]))
+        return st.fixed_dictionaries({
+            "x": st.lists(decimals(-1.0, 1.0, 2), min_size=n, max_size=n),
+            "options": st.fixed_dictionaries({key[role]: value[role] for role in used_in}),
+            "used_in": st.just({key[role]: where for role, where in used_in.items()}), "names": st.just(key),
+            "changes": st.lists(change, min_size=2, max_size=5).filter(
+                lambda changes: len({tuple(used_in[role]) for role, _ in changes}) >= 2).map(
+                lambda changes: [[key[role], v] for role, v in changes])})
+    set_hyperparameter = st.tuples(st.integers(1, 6), keys).flatmap(lambda t: layered(*t))
+    return {"threshold_judge": [(("drawn: another length, thresholds on inputs (ties) and between them, judged "
+                                  "once or more"), threshold_judge, 2)],
+            "variable_judge": [("drawn: another length, thresholds on inputs (ties) and between them",
+                                variable_judge, 2)],
+            "retune": [("drawn: options under other names, with or without a threshold yet", retune, 3)],
+            "set_hyperparameter": [("drawn: options under other names, changes of several kinds in any order",
+                                    set_hyperparameter, 2)],
             "scale_all": [("drawn: another length and several distinct scales", scale_all, 2)]}

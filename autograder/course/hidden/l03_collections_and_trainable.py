@@ -42,3 +42,96 @@ CASES = {
           "schedule": [["dense"], [], ["dense_1"], ["dense"]], "lr": 0.05}),
     ],
 }
+
+# Names with digits, names that start others, scopes repeated. The probes create the variables with
+# get_variable(name) and Keras layers with Dense(name=...), which takes no "/".
+VARIABLE_NAMES = ["w", "w2", "w20", "bw", "layer1", "layer10", "dense/kernel", "dense_1/kernel", "dense/dense/kernel"]
+LAYER_NAMES = ["dense", "dense_1", "dense_10", "h1", "h12", "out"]
+
+
+def _matrix(rows, cols, element):
+    """`rows` lists of `cols` numbers drawn from `element`."""
+    from hypothesis import strategies as st
+
+    return st.lists(st.lists(element, min_size=cols, max_size=cols), min_size=rows, max_size=rows)
+
+
+def _frozen_after_training(schedule, names) -> bool:
+    """Some name is frozen at a step after one where it trained: only then can optimizer state move it."""
+    trained = set()
+    for frozen in schedule:
+        if trained & set(frozen):
+            return True
+        trained |= set(names) - set(frozen)
+    return False
+
+
+def strategies():
+    """The situations the docstrings promise, as strategies, per exercise: (situation, strategy, how many).
+    Drawn at publish time into `drawn/`; see `autograder.course.hidden.strategies`."""
+    from itertools import pairwise
+
+    from hypothesis import strategies as st
+
+    from autograder.course.hidden.strategies import decimals
+
+    weight = decimals(-2.0, 2.0, 2)
+    sizes = st.integers(1, 4)
+
+    bookkeeping = st.tuples(sizes, sizes, sizes).flatmap(lambda d: st.fixed_dictionaries({
+        "x": _matrix(d[0], d[1], weight), "w0": _matrix(d[1], d[2], weight),
+        "b0": st.lists(weight, min_size=d[2], max_size=d[2])})).filter(lambda c: any(map(any, c["w0"])))
+
+    # Excluded names never end in 0: rstrip(":0") would then keep one trainable, and the answer that
+    # strips tensor names that way would be named after that symptom before its own (removed-too-many).
+    def excluding(names):
+        return st.fixed_dictionaries({
+            "values": st.fixed_dictionaries({name: decimals(-5.0, 5.0, 2) for name in names}),
+            "excluded": st.lists(st.sampled_from([n for n in names if not n.endswith("0")]), min_size=1,
+                                 max_size=len(names) - 1, unique=True),
+            "steps": st.integers(2, 8), "lr": decimals(0.01, 0.4, 2)})
+    train_excluding = st.lists(st.sampled_from(VARIABLE_NAMES), min_size=3, max_size=5, unique=True).filter(
+        lambda names: any("/" in n for n in names) and not all(n.endswith("0") for n in names)).flatmap(excluding)
+
+    dense_decay = st.lists(sizes, min_size=3, max_size=5).flatmap(lambda dims: st.fixed_dictionaries({
+        "x": st.integers(1, 3).flatmap(lambda batch: _matrix(batch, dims[0], weight)),
+        "layers": st.tuples(*[st.tuples(_matrix(a, b, weight), st.lists(weight, min_size=b, max_size=b)).map(list)
+                              for a, b in pairwise(dims)]).map(list),
+        "decay": decimals(0.001, 1.0)})).filter(lambda c: all(any(map(any, w)) for w, _ in c["layers"]))
+
+    # The quadratic loss only, with every start at least 1 below its target (1, 2 or 3): the gradient of
+    # |x - y| vanishes where the two meet, and a variable could then stand still without being frozen.
+    start = decimals(-4.0, 0.0, 2)
+
+    def freezing(names):
+        return st.fixed_dictionaries({
+            "values": st.fixed_dictionaries({n: st.one_of(start, st.lists(start, min_size=2, max_size=3))
+                                             for n in names}),
+            "loss": st.just("quadratic"), "optimizer": st.sampled_from(["momentum", "adam"]),
+            "lr": decimals(0.005, 0.1), "steps": st.integers(8, 20),
+            "cycle": st.lists(st.lists(st.sampled_from(names), max_size=len(names) - 1, unique=True),
+                              min_size=2, max_size=5)},
+            optional={"bystander": decimals(-3.0, 3.0, 2)})
+    freezer = st.lists(st.sampled_from(VARIABLE_NAMES), min_size=2, max_size=3, unique=True).flatmap(
+        freezing).filter(lambda c: _frozen_after_training(
+            [c["cycle"][i % len(c["cycle"])] for i in range(c["steps"])], c["values"]))
+
+    def scheduling(names):
+        return st.tuples(sizes, st.integers(1, 3), st.lists(sizes, min_size=len(names), max_size=len(names))).flatmap(
+            lambda d: st.fixed_dictionaries({
+                "x": _matrix(d[0], d[1], weight), "y": _matrix(d[0], d[2][-1], weight),
+                "layers": st.just([[name, units] for name, units in zip(names, d[2])]),
+                "schedule": st.lists(st.lists(st.sampled_from(names), max_size=len(names) - 1, unique=True),
+                                     min_size=3, max_size=5),
+                "lr": decimals(0.005, 0.1)}))
+    train_layers = st.lists(st.sampled_from(LAYER_NAMES), min_size=2, max_size=3, unique=True).flatmap(
+        scheduling).filter(lambda c: _frozen_after_training(c["schedule"], [name for name, _ in c["layers"]]))
+
+    return {"bookkeeping": [("drawn: another batch, input and output width", bookkeeping, 2)],
+            "train_excluding": [("drawn: names with digits, shared prefixes and scopes, some excluded, in any order",
+                                 train_excluding, 1)],
+            "dense_decay": [("drawn: another number and width of layers, and another decay", dense_decay, 2)],
+            "freezer": [(("drawn: variables (scalars or vectors) under other names, frozen sets in any order, "
+                          "one frozen after it trained"), freezer, 1)],
+            "train_layers": [(("drawn: layers under other names and widths, a schedule that freezes a layer "
+                               "after it trained"), train_layers, 1)]}
