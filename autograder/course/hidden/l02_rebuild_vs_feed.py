@@ -79,6 +79,8 @@ def strategies():
     threshold_judge = inputs.flatmap(lambda x: st.fixed_dictionaries({
         "x": st.just(x), "first": threshold(x), "second": threshold(x), "third": threshold(x),
         "calls": st.integers(1, 4)})).filter(lambda c: c["first"] != c["second"] != c["third"])
+    threshold_graph = inputs.flatmap(lambda x: st.fixed_dictionaries({
+        "x": st.just(x), "default": threshold(x), "feeds": st.lists(threshold(x), min_size=1, max_size=3)}))
     variable_judge = inputs.flatmap(lambda x: st.fixed_dictionaries({
         "x": st.just(x), "first": threshold(x), "seconds": st.lists(threshold(x), min_size=1, max_size=4)}))
 
@@ -105,6 +107,8 @@ def strategies():
     set_hyperparameter = st.tuples(st.integers(1, 6), keys).flatmap(lambda t: layered(*t))
     return {"threshold_judge": [(("drawn: another length, thresholds on inputs (ties) and between them, judged "
                                   "once or more"), threshold_judge, 2)],
+            "threshold_graph": [("drawn: another length, a default and feeds on inputs (ties) and between them",
+                                 threshold_graph, 2)],
             "variable_judge": [("drawn: another length, thresholds on inputs (ties) and between them",
                                 variable_judge, 2)],
             "retune": [("drawn: options under other names, with or without a threshold yet", retune, 3)],

@@ -105,8 +105,11 @@ LESSON = Lesson(
                       "Compute the output from that very tensor.",
                       holds(lambda got: got["follows_feed"] is True), shows=("fed",)),
                 Check("ignored-default", "uses the given default when nothing is fed",
-                      "Unfed, the graph must use the `default` argument, not a value of its own.",
-                      same("unfed"), shows=("unfed",)),
+                      "Unfed, the graph must use the `default` argument, not a value of its own: its "
+                      "output differs from the output with `default` fed.",
+                      # Compared with the graph's own run at the default, not with the reference, so
+                      # that a strict comparison (an input equal to the default) is named for what it is.
+                      holds(lambda got: got["unfed"] == got["at_default"]), shows=("unfed",)),
                 Check("strict-comparison", "answers x >= threshold, ties included",
                       "The output differs from x >= threshold for some fed threshold: an input equal to "
                       "the threshold counts as True (tf.greater_equal, not tf.greater).",

@@ -60,7 +60,8 @@ def probe_threshold_judge(cls, x, first, second, third=None, calls=3):
 
 def probe_threshold_graph(build, x, default, feeds):
     """Build the graph, run it without feeding the threshold, then feeding each of `feeds`, then
-    feeding thresholds below and above every input (the output must follow the fed value)."""
+    feeding `default` itself (unfed, the output must be that one), then thresholds below and above
+    every input (the output must follow the fed value)."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
@@ -72,8 +73,10 @@ def probe_threshold_graph(build, x, default, feeds):
             except tf.errors.InvalidArgumentError as exc:
                 unfed, unfed_error = None, exc.message.splitlines()[0]
             fed = [sess.run(output_t, {x_t: x, threshold_t: t}) for t in feeds]
+            at_default = sess.run(output_t, {x_t: x, threshold_t: default})
             extremes = [sess.run(output_t, {x_t: x, threshold_t: t}) for t in (-1e9, 1e9)]
-    return {"unfed": unfed, "unfed_error": unfed_error, "fed": fed, "threshold_op": threshold_t.op.type,
+    return {"unfed": unfed, "unfed_error": unfed_error, "fed": fed, "at_default": at_default,
+            "threshold_op": threshold_t.op.type,
             "follows_feed": bool(np.all(extremes[0]) and not np.any(extremes[1])),
             "dtypes": [x_t.dtype.base_dtype.name, threshold_t.dtype.base_dtype.name]}
 
