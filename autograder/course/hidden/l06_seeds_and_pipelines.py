@@ -25,3 +25,53 @@ CASES = {
         ("step 0", {"seed": 0, "steps": [0, 1], "shape": [4]}),
     ],
 }
+
+
+def strategies():
+    """The situations the docstrings promise, as strategies, per exercise: (situation, strategy, how many).
+    Drawn at publish time into `drawn/`; see `autograder.course.hidden.strategies`."""
+    from hypothesis import strategies as st
+
+    seeds = st.integers(0, 2**31 - 2)
+    shapes = st.lists(st.integers(1, 4), max_size=3)  # a scalar ([]) too: an op's shape may have any rank
+    twin = st.fixed_dictionaries({"seed": seeds, "shape": shapes})
+    source = st.fixed_dictionaries({"seed": seeds, "shape": shapes, "draws": st.integers(1, 5),
+                                    "decoy": st.booleans()})
+    epochs = st.fixed_dictionaries({"data": st.lists(st.integers(-50, 500), min_size=1, max_size=20),
+                                    "seed": seeds, "reshuffle": st.booleans(), "epochs": st.integers(1, 4)})
+    # No shape []: .numpy() of a scalar is a NumPy scalar, and the exercise promises arrays.
+    noise = st.fixed_dictionaries({
+        "seed": seeds, "shape": st.lists(st.integers(1, 4), min_size=1, max_size=3),
+        "steps": st.lists(st.one_of(st.integers(0, 20), st.integers(0, 2**31 - 1)), min_size=1, max_size=5,
+                          unique=True)})
+    return {
+        "twin_noise": [("drawn: another seed, and a shape of another rank", twin, 2)],
+        "noise_source": [("drawn: another seed, shape and number of draws, with or without another default graph",
+                          source, 2)],
+        "shuffled_epochs": [("drawn: a list of another length, maybe with repeated values, another seed and "
+                             "number of epochs", epochs, 2)],
+        "batch_reader": [("drawn: another number of rows, row shape, dtype and batch size, read to the last batch",
+                          _batch_reader(), 2)],
+        "step_noise": [("drawn: distinct steps in any order, some far apart, another seed and shape", noise, 2)]}
+
+
+def _batch_reader():
+    """Features of any rank and numeric dtype, read by one call per batch (the last one short or full)."""
+    import math
+
+    import numpy as np
+    from hypothesis import strategies as st
+
+    from autograder.course.hidden.strategies import decimals
+
+    @st.composite
+    def case(draw):
+        rows = draw(st.integers(1, 10))
+        shape = [rows, *draw(st.lists(st.integers(1, 3), max_size=2))]
+        dtype = draw(st.sampled_from(["float32", "float64", "int32", "int64"]))
+        values = decimals(-100.0, 100.0, 2) if dtype.startswith("float") else st.integers(-1000, 1000)
+        flat = draw(st.lists(values, min_size=math.prod(shape), max_size=math.prod(shape)))
+        batch_size = draw(st.integers(1, rows + 2))
+        return {"features": np.array(flat, dtype=object).reshape(shape).tolist(), "batch_size": batch_size,
+                "calls": -(-rows // batch_size), "dtype": dtype}
+    return case()

@@ -68,6 +68,95 @@ def strategies():
         "learning_rate": decimals(0.1, 1.0), "decay_steps": st.just(d), "end_learning_rate": decimals(0.0, 0.09),
         "powers": st.lists(st.sampled_from([0.5, 1.0, 2.0, 3.0]), min_size=1, max_size=2, unique=True),
         "steps": steps_around([d, 2 * d, 3 * d])}))
+    # Periods that grow (the probe runs t_mul 1 on its own, beside t_mul), by a factor exact in binary: a
+    # restart then lands exactly on a step (where the probe accepts either side of it) or a fair fraction of a
+    # step away. A t_mul like 1.3 can put one a rounding error away from a step, where TensorFlow's float32
+    # and NumPy's float64 pick different periods.
+    cosine = st.tuples(st.integers(1, 40), st.sampled_from([1.5, 2.0, 2.5, 3.0])).flatmap(
+        lambda dt: st.fixed_dictionaries({
+            "learning_rate": decimals(0.01, 1.0), "decay_steps": st.just(dt[0]), "alpha": decimals(0.0, 0.5, 2),
+            "t_mul": st.just(dt[1]), "m_mul": decimals(0.1, 1.0, 2), "num_periods": decimals(0.5, 4.0, 1),
+            "beta": decimals(0.0, 0.01), "steps": steps_around(_restarts(*dt))}))
+    auto_decay = st.integers(2, 5).flatmap(lambda patience: st.fixed_dictionaries({
+        "initial_rate": decimals(0.001, 1.0), "factor": decimals(0.1, 0.9, 2), "patience": st.just(patience),
+        "scripts": _scripts(patience)}))
     return {"piecewise": [("drawn: sorted boundaries, steps in any order on and around them", piecewise, 3)],
             "exponential_family": [("drawn: a decay rate and steps around several decay boundaries", exponential, 2)],
-            "polynomial": [("drawn: powers, an end rate, steps across several cycles", polynomial, 2)]}
+            "polynomial": [("drawn: powers, an end rate, steps across several cycles", polynomial, 2)],
+            "cosine_family": [("drawn: other rates, floors, periods and restart factors, steps on and around the "
+                               "first restarts", cosine, 2)],
+            "auto_decay": [("drawn: another patience and factor, each script's losses at other levels and lengths",
+                            auto_decay, 2)]}
+
+
+def _restarts(decay_steps: int, t_mul: float) -> list[int]:
+    """The steps nearest the first three warm restarts."""
+    return sorted({round(decay_steps * sum(t_mul ** k for k in range(n))) for n in (1, 2, 3)})
+
+
+def _scripts(patience: int):
+    """The five scripted runs of validation losses, in hundredths, each shaped for the check that reads it.
+
+    Losses that are no new best always lie above the best (a tie only in "ties"), and outside "plateau" a new
+    best comes only at the start or right after a cut: so an answer that gets one of the rule's parts wrong
+    fails on that part's script first, as on the written cases.
+    """
+    from hypothesis import strategies as st
+
+    def above(best, n, zigzag=False):
+        """`n` distinct losses above `best`: rising, or (zigzag) in an order with at least one dip."""
+        return st.lists(st.integers(best + 1, best + 60), min_size=n, max_size=n, unique=True).flatmap(
+            lambda levels: st.permutations(levels).map(lambda p: p if p != sorted(p) else p[::-1]) if zigzag
+            else st.just(sorted(levels)))
+
+    @st.composite
+    def cut_then_best(draw, zigzag):
+        """A few new bests; then blocks of `patience` losses that are no new best (a cut), each followed by a
+        new best; then fewer or as many such losses, rising."""
+        best = draw(st.integers(300, 600))
+        losses = [best]
+        for _ in range(draw(st.integers(0, 2))):
+            best -= draw(st.integers(1, 30))
+            losses.append(best)
+        for _ in range(draw(st.integers(1, 3))):
+            losses += draw(above(best, patience, zigzag))
+            best -= draw(st.integers(1, 30))
+            losses.append(best)
+        return losses + draw(above(best, draw(st.integers(0, patience))))
+
+    @st.composite
+    def recover(draw):
+        """Runs of fewer than `patience` losses that are no new best, each ended by a new best."""
+        best = draw(st.integers(300, 600))
+        losses = [best]
+        for _ in range(draw(st.integers(2, 4))):
+            losses += draw(above(best, draw(st.integers(1, patience - 1)), zigzag=True))
+            best -= draw(st.integers(1, 30))
+            losses.append(best)
+        return losses
+
+    @st.composite
+    def plateau(draw):
+        """A long plateau above the best (equal neighbours allowed: several cuts), a new best, a few more."""
+        best = draw(st.integers(300, 600))
+        losses, level = [best], best
+        for _ in range(draw(st.integers(2 * patience + 1, 3 * patience + 1))):
+            level += draw(st.integers(0 if level > best else 1, 3))
+            losses.append(level)
+        best = draw(st.integers(best - 30, best - 1))
+        after = [best + draw(st.integers(1, 3)) for _ in range(draw(st.integers(0, patience + 1)))]
+        return losses + [best] + after
+
+    @st.composite
+    def ties(draw):
+        """Each new best repeated, then beaten."""
+        best = draw(st.integers(300, 600))
+        losses = []
+        for _ in range(draw(st.integers(2, 3))):
+            losses += [best] * draw(st.integers(2, patience + 2))
+            best -= draw(st.integers(1, 30))
+        return losses + [best]
+
+    return st.fixed_dictionaries({"rise": cut_then_best(False), "zigzag": cut_then_best(True),
+                                  "recover": recover(), "plateau": plateau(), "ties": ties()}).map(
+        lambda scripts: {name: [level / 100 for level in losses] for name, losses in scripts.items()})
