@@ -234,7 +234,9 @@ def _either_side_of_restarts(mine, theirs, steps, learning_rate, decay_steps, al
     mine = np.array(mine, dtype=np.float64)
     if mine.shape != np.shape(theirs):
         return mine
-    ratio, start, length, i, starts = Fraction(t_mul), Fraction(0), Fraction(decay_steps), 0, {}
+    # t_mul as written (1.3 is 13/10), not its binary value (a hair above 1.3): a restart the decimals put
+    # on a whole step is one where float32 and float64 may land either side.
+    ratio, start, length, i, starts = Fraction(str(t_mul)), Fraction(0), Fraction(str(decay_steps)), 0, {}
     last = int(np.max(steps)) if len(steps) else 0
     while start + length <= last and i < 64:
         start, length, i = start + length, length * ratio, i + 1
