@@ -63,14 +63,16 @@ class CallCounter:
         self._original = owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
 
     def __enter__(self) -> "CallCounter":
-        original = self._original
+        setattr(self.owner, self.name, self._wrap(self._original))
+        return self
 
+    def _wrap(self, original: Any) -> Any:
+        """What stands in for `original` inside the block: here, a call that counts and passes on."""
         def counted(*args, **kwargs):
             self.count += 1
             return original(*args, **kwargs)
 
-        setattr(self.owner, self.name, counted)
-        return self
+        return counted
 
     def __exit__(self, *exc_info) -> bool:
         setattr(self.owner, self.name, self._original)
@@ -129,16 +131,13 @@ class InstancesMade(CallCounter):
         super().__init__(cls, "__init__")
         self.instances: list[Any] = []
 
-    def __enter__(self) -> "InstancesMade":
-        original = self._original
-
+    def _wrap(self, original: Any) -> Any:
         def counted(obj, *args, **kwargs):
             self.count += 1
             self.instances.append(obj)
             return original(obj, *args, **kwargs)
 
-        setattr(self.owner, self.name, counted)
-        return self
+        return counted
 
 
 def sessions_opened() -> InstancesMade:
@@ -166,17 +165,14 @@ class RunsRecorded(CallCounter):
         super().__init__(session.BaseSession, "run")
         self.calls: list[tuple[list, list]] = []   # (the arrays fed, the arrays returned), per run
 
-    def __enter__(self) -> "RunsRecorded":
-        original = self._original
-
+    def _wrap(self, original: Any) -> Any:
         def recorded(sess, fetches, feed_dict=None, *args, **kwargs):
             self.count += 1
             result = original(sess, fetches, feed_dict, *args, **kwargs)
             self.calls.append(([np.asarray(v) for v in (feed_dict or {}).values()], _arrays(result)))
             return result
 
-        setattr(self.owner, self.name, recorded)
-        return self
+        return recorded
 
     def returned(self, answer: Any, fed: Any) -> bool:
         """Whether one run of the block was fed `fed` (as one of its feeds) and returned `answer`."""
