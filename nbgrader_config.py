@@ -1,5 +1,6 @@
 """nbgrader's configuration for this course: sources in solutions/, releases in notebooks/."""
 import os
+import sys
 
 c = get_config()  # noqa: F821  (provided by nbgrader when it loads this file)
 
@@ -15,31 +16,31 @@ c.CourseDirectory.feedback_directory = "feedback"
 # submission in a sandboxed kernel forked from a warm one, its exercises observed there on public
 # and hidden cases and judged in this process (autograder/frontends/nbgrader.py). Only the first
 # step of each list differs from nbgrader 0.9.6's defaults.
-from nbgrader.preprocessors import (  # noqa: E402
-    AssignLatePenalties, CheckCellMetadata, ClearOutput, DeduplicateIds, IgnorePattern, LimitOutput,
-    OverwriteKernelspec, SaveAutoGrades)
-from nbconvert.preprocessors import ClearMetadataPreprocessor  # noqa: E402
+# Only when nbgrader reads this file: `python -m autograder grade` reads it for c.Engine alone, and
+# importing nbgrader would cost every batch 0.8 s before its first kernel starts.
+if "nbgrader" in sys.modules:
+    from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
+    from nbgrader.preprocessors import (
+        AssignLatePenalties, CheckCellMetadata, ClearOutput, DeduplicateIds, GetGrades, IgnorePattern, LimitOutput,
+        OverwriteKernelspec, SaveAutoGrades)
 
-from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor  # noqa: E402
-from nbgrader.preprocessors import GetGrades  # noqa: E402
+    from autograder.frontends.nbgrader import GradeInSandbox, RestoreHiddenTests
+    from autograder.frontends.nbgrader_guard import RepairGradeCells, SanitizeHTML, install
 
-from autograder.frontends.nbgrader import GradeInSandbox, RestoreHiddenTests  # noqa: E402
-from autograder.frontends.nbgrader_guard import RepairGradeCells, SanitizeHTML, install  # noqa: E402
-
-# One student's notebook fails only that student's grading, and gets the batch grader's verdict: a
-# renamed notebook is graded as the lesson, a broken timestamp.txt is ignored with a warning
-# (autograder/frontends/nbgrader_guard.py).
-install()
-c.Autograde.sanitize_preprocessors = [
-    RepairGradeCells,  # nbgrader metadata as released: odd, duplicated, re-flagged, added or deleted cells
-    ClearOutput, DeduplicateIds, OverwriteKernelspec,
-    RestoreHiddenTests,  # in place of OverwriteCells: no false checksum warnings (nbgrader#1961)
-    CheckCellMetadata]
-c.Autograde.autograde_preprocessors = [
-    GradeInSandbox,  # in place of Execute: nothing in the student's kernel decides a mark
-    SanitizeHTML,  # what the student wrote cannot run in formgrader or the feedback page
-    IgnorePattern, ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades, AssignLatePenalties, CheckCellMetadata]
-c.GenerateFeedback.preprocessors = [GetGrades, CSSHTMLHeaderPreprocessor, SanitizeHTML]
+    # One student's notebook fails only that student's grading, and gets the batch grader's verdict: a
+    # renamed notebook is graded as the lesson, a broken timestamp.txt is ignored with a warning
+    # (autograder/frontends/nbgrader_guard.py).
+    install()
+    c.Autograde.sanitize_preprocessors = [
+        RepairGradeCells,  # nbgrader metadata as released: odd, duplicated, re-flagged, added or deleted cells
+        ClearOutput, DeduplicateIds, OverwriteKernelspec,
+        RestoreHiddenTests,  # in place of OverwriteCells: no false checksum warnings (nbgrader#1961)
+        CheckCellMetadata]
+    c.Autograde.autograde_preprocessors = [
+        GradeInSandbox,  # in place of Execute: nothing in the student's kernel decides a mark
+        SanitizeHTML,  # what the student wrote cannot run in formgrader or the feedback page
+        IgnorePattern, ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades, AssignLatePenalties, CheckCellMetadata]
+    c.GenerateFeedback.preprocessors = [GetGrades, CSSHTMLHeaderPreprocessor, SanitizeHTML]
 
 # The engine's knobs, shared with `python -m autograder grade` (which reads this file; its flags
 # override single values). These are the defaults.
