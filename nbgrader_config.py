@@ -21,8 +21,16 @@ c.CourseDirectory.feedback_directory = "feedback"
 if "nbgrader" in sys.modules:
     from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
     from nbgrader.preprocessors import (
-        AssignLatePenalties, CheckCellMetadata, ClearOutput, DeduplicateIds, GetGrades, IgnorePattern, LimitOutput,
-        OverwriteKernelspec, SaveAutoGrades)
+        AssignLatePenalties,
+        CheckCellMetadata,
+        ClearOutput,
+        DeduplicateIds,
+        GetGrades,
+        IgnorePattern,
+        LimitOutput,
+        OverwriteKernelspec,
+        SaveAutoGrades,
+    )
 
     from autograder.frontends.nbgrader import GradeInSandbox, RestoreHiddenTests
     from autograder.frontends.nbgrader_guard import RepairGradeCells, SanitizeHTML, install
