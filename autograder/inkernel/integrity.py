@@ -52,18 +52,21 @@ def _owners() -> dict[str, Any]:
     return owners
 
 
+def _resolved(owner: Any) -> dict[str, Any]:
+    """What `owner.name` resolves to, for every name. For a class: the first definition along its
+    MRO, then its metaclass's (as `inspect.getattr_static` resolves it), read straight from the
+    classes' `__dict__`s without running any descriptor."""
+    if not inspect.isclass(owner):
+        return dict(vars(owner))
+    found: dict[str, Any] = {}
+    for klass in reversed((*owner.__mro__, *type(owner).__mro__)):
+        found.update(vars(klass))  # the first definition along the chain is written last
+    return found
+
+
 def _attributes(owner: Any) -> dict[str, Any]:
-    """What `owner.name` resolves to, for every watchable name. For a class: the first definition
-    along its MRO, then its metaclass's (as `inspect.getattr_static` resolves it), read straight
-    from the classes' `__dict__`s without running any descriptor."""
-    if inspect.isclass(owner):
-        found: dict[str, Any] = {}
-        for klass in (*owner.__mro__, *type(owner).__mro__):
-            for name, value in vars(klass).items():
-                found.setdefault(name, value)
-    else:
-        found = dict(vars(owner))
-    return {k: v for k, v in found.items() if _watchable(v)}
+    """`_resolved(owner)`, watchable names only."""
+    return {k: v for k, v in _resolved(owner).items() if _watchable(v)}
 
 
 def snapshot() -> None:
@@ -78,6 +81,6 @@ def changed() -> list[str]:
     """Dotted names of watched attributes that were replaced or deleted since `snapshot()`."""
     found = []
     for name, (owner, attributes) in _snapshot.items():
-        now = _attributes(owner)
+        now = _resolved(owner)  # a watched name now bound to anything else, watchable or not, has changed
         found += [f"{name}.{attr}" for attr, value in attributes.items() if now.get(attr) is not value]
     return sorted(found)
