@@ -68,6 +68,7 @@ class CellNames:
     reads_later: frozenset[str]  # read as globals inside its functions and classes: bound by any cell
 
 
+@functools.lru_cache(maxsize=1024)  # a lesson's unchanged cells are read again for every submission
 def cell_names(source: str) -> CellNames:
     """Read `source` (a code cell) for the names it binds and reads."""
     tree = _parse(source)
