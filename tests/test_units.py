@@ -241,3 +241,30 @@ def test_only_the_first_failing_check_is_named_the_rest_wait():
     text = exercise_json(result)["feedback"]
     assert "[type]" in text and "[halved]" not in text and "doubles: judged once the failure above is fixed" in text
     assert ExerciseResult.from_json(json.loads(json.dumps(exercise_json(result)))).failed_checks == ["type"]
+
+
+def test_a_batch_starts_with_the_lessons_whose_solution_took_longest(tmp_path, monkeypatch):
+    """Longest first, by the kernel time each lesson's reference took; a lesson never timed keeps its place last."""
+    from autograder.course import lessons
+    from autograder.frontends import batch
+    from autograder.judging.submissions import Submission
+
+    seconds = {"01_graphs_and_sessions": 0.3, "03_collections_and_trainable": 3.8, "07_learning_rate_decay": 2.6}
+    monkeypatch.setattr(batch, "reference_seconds", lambda lesson: seconds.get(lesson.assignment, 0.0))
+    todo = [Submission(student, assignment, tmp_path / student / assignment / "n.ipynb")
+            for student in ("a", "b") for assignment in [*seconds, "02_rebuild_vs_feed"]]
+    order = batch.costliest_first(todo, {a: lessons.load(a) for a in {s.assignment for s in todo}})
+    assert [(s.student, s.assignment[:2]) for s in order] == [
+        ("a", "03"), ("b", "03"), ("a", "07"), ("b", "07"), ("a", "01"), ("b", "01"), ("a", "02"), ("b", "02")]
+
+
+def test_a_reference_records_how_long_the_solution_took(tmp_path, monkeypatch):
+    from autograder.course import lessons
+    from autograder.judging import reference
+
+    monkeypatch.setenv("TFCOURSE_CACHE", str(tmp_path))
+    monkeypatch.setattr(reference, "_compute", lambda lesson: ({"x": []}, 2.5))
+    lesson = lessons.load("01_graphs_and_sessions")
+    assert reference.reference_seconds(lesson) == 0.0
+    assert reference.reference_observations(lesson) == {"x": []}
+    assert reference.reference_seconds(lesson) == 2.5

@@ -28,7 +28,7 @@ from autograder.engine.limits import Limits
 from autograder.engine.sandbox import require_sandbox, warn_unsandboxed
 from autograder.engine.untrusted import one_line
 from autograder.judging.grading import Grading, Judge, grade, notebook_hash, result_record
-from autograder.judging.reference import Observations, cache_dir, reference_observations
+from autograder.judging.reference import Observations, cache_dir, reference_observations, reference_seconds
 from autograder.judging.results import read_results, result_path, write_class_csv, write_result
 from autograder.judging.submissions import NotPlain, Submission, plain_notebook_bytes
 
@@ -147,8 +147,18 @@ def prepare(todo: Sequence[Submission], out: Path, limits: Limits) -> Batch:
     return Batch(lesson_of, reference_of, limits, hidden)
 
 
+def costliest_first(todo: Sequence[Submission], lesson_of: dict[str, Lesson]) -> list[Submission]:
+    """`todo`, the lessons whose solution took longest to grade first (in their order otherwise).
+
+    Longest first, the workers finish together, instead of one starting the last long notebook
+    while the others have nothing left to do."""
+    cost = {a: reference_seconds(lesson) for a, lesson in lesson_of.items()}
+    return sorted(todo, key=lambda s: -cost[s.assignment])
+
+
 def _grade_in_parallel(todo: Sequence[Submission], out: Path, limits: Limits, runner: Runner) -> list[dict[str, Any]]:
     batch = prepare(todo, out, limits)
+    todo = costliest_first(todo, batch.lesson_of)
     started, records = time.monotonic(), []
 
     def done(record: dict[str, Any]) -> None:

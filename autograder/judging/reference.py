@@ -49,23 +49,38 @@ def _fingerprint(lesson: Lesson) -> str:
     digest.update(drawn.read_bytes() if drawn.exists() else b"")
     for module in (f"autograder.course.lessons.l{lesson.assignment}", f"autograder.course.hidden.l{lesson.assignment}",
                    f"autograder.inkernel.probes.l{lesson.assignment}", "autograder.inkernel.probe",
-                   "autograder.inkernel.probing", "autograder.engine.kernel", "autograder.judging.lean"):
+                   "autograder.inkernel.probing", "autograder.engine.kernel", "autograder.judging.lean",
+                   "autograder.judging.reference"):
         # The file, not the imported module: importing the kernel module costs the judge 2 s.
         digest.update(Path(find_spec(module).origin).read_bytes())
     return digest.hexdigest()[:20]
 
 
+def _cached(lesson: Lesson) -> Path:
+    return cache_dir() / f"{lesson.assignment}-{_fingerprint(lesson)}.json"
+
+
 def reference_observations(lesson: Lesson) -> Observations:
     """Observations of the solution on every case, public then hidden, from cache or freshly made."""
-    cached = cache_dir() / f"{lesson.assignment}-{_fingerprint(lesson)}.json"
+    cached = _cached(lesson)
     if cached.exists():
         return json.loads(cached.read_text())
-    observations = _compute(lesson)
+    observations, seconds = _compute(lesson)
+    atomic_write(cached.with_suffix(".seconds"), f"{seconds:.3f}\n")
     atomic_write(cached, json.dumps(observations))
     return observations
 
 
-def _compute(lesson: Lesson) -> Observations:
+def reference_seconds(lesson: Lesson) -> float:
+    """The kernel time the solution took on its cells and probes when its reference was made (what a
+    right submission of this lesson costs to grade, here), or 0.0 when that is not known."""
+    try:
+        return float(_cached(lesson).with_suffix(".seconds").read_text())
+    except (OSError, ValueError):
+        return 0.0
+
+
+def _compute(lesson: Lesson) -> tuple[Observations, float]:
     # Imported here: `python -m autograder judge`, which every hidden-test cell starts, only reads
     # the cache, and nbformat with the engine would cost it over a second.
     import nbformat
@@ -91,7 +106,7 @@ def _compute(lesson: Lesson) -> Observations:
     if problems:
         raise SolutionError(f"the solution of {lesson.assignment} did not run cleanly:\n  "
                               + "\n  ".join(problems))
-    return execution.observations
+    return execution.observations, execution.kernel_s
 
 
 def public_part(lesson: Lesson, observations: Observations) -> Observations:
