@@ -5,9 +5,11 @@ values; the checks that judge them are in `autograder.course.lessons.l03_collect
 """
 from __future__ import annotations
 
+import contextlib
+
 import numpy as np
 
-from autograder.inkernel.probing import FinalizedGraphGuard
+from autograder.inkernel.probing import CallCounter, FinalizedGraphGuard
 
 COLLECTIONS = {  # observation key -> GraphKeys attribute
     "global": "GLOBAL_VARIABLES",
@@ -122,6 +124,65 @@ def probe_dense(dense, x, layers, decay):
             "term_shapes": [list(np.shape(v)) for v in values], "variables": names}
 
 
+class StepsRecorded(CallCounter):
+    """The weights of one model before and after each Keras optimizer step (`Optimizer.apply`, which
+    `apply_gradients` and `minimize` call) made while `watching` it.
+
+    One run of a whole schedule then shows the weights after every step, where a run for each
+    prefix of the schedule costs the number of steps squared. `trajectory` uses them only where
+    they tell what those runs would: one step per entry of the schedule, and nothing moved before,
+    between or after the steps; else it returns None and the probe runs each prefix."""
+
+    def __init__(self, read_weights):
+        import tensorflow as tf
+
+        owner = next(k for k in tf.keras.optimizers.Optimizer.__mro__ if "apply" in vars(k))
+        super().__init__(owner, "apply")
+        self.read_weights, self.model, self.steps = read_weights, None, []
+
+    @contextlib.contextmanager
+    def watching(self, model):
+        self.model = model
+        with self:
+            yield
+
+    def _wrap(self, original):
+        def recorded(optimizer, *args, **kwargs):
+            before = self._read()
+            result = original(optimizer, *args, **kwargs)
+            self.steps.append((before, self._read()))
+            return result
+
+        return recorded
+
+    def _read(self):
+        """The weights now; None inside a tf.function (a step traced, not run) or if they cannot be read."""
+        import tensorflow as tf
+
+        try:
+            return self.read_weights(self.model) if tf.executing_eagerly() else None
+        except Exception:  # noqa: BLE001 - whatever the student did to the model: fall back to the prefixes
+            return None
+
+    def trajectory(self, known):
+        """`known` (the weights at the start and after each step, None where not known), completed
+        from the recorded steps; None when the steps do not account for every change (see the class)."""
+        unread = any(w is None for step in self.steps for w in step)
+        if unread or not self.steps or len(self.steps) != len(known) - 1:
+            return None
+        recorded = [self.steps[0][0]] + [after for _, after in self.steps]
+        starts = [before for before, _ in self.steps] + [recorded[-1]]
+        if not all(_same_weights(a, b) for a, b in zip(recorded, starts)):
+            return None  # something moved the weights between two steps
+        if not all(k is None or _same_weights(k, r) for k, r in zip(known, recorded)):
+            return None  # or before the first step, or after the last
+        return recorded
+
+
+def _same_weights(a, b):
+    return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+
+
 def _freeze_report(trajectory, schedule, names):
     """Which variables moved while frozen (never trained before / trained before) and which stood still."""
     fresh, trained, stuck, seen = [], [], [], set()
@@ -190,7 +251,9 @@ def probe_freezer(cls, values, loss, optimizer, lr, cycle, steps, bystander=None
 
 
 def probe_train_layers(train, x, y, layers, schedule, lr):
-    """Run the student's eager loop on fresh Keras models, once per prefix of the schedule."""
+    """Run the student's eager loop on fresh Keras models: on no step, on the whole schedule (its
+    losses), and, unless that run's optimizer steps account for every change (`StepsRecorded`), on
+    each prefix of the schedule: the weights after each step."""
     import tensorflow as tf
 
     x = np.asarray(x, np.float32)
@@ -215,14 +278,21 @@ def probe_train_layers(train, x, y, layers, schedule, lr):
         return {name: np.concatenate([w.numpy().ravel() for w in model.get_layer(name).weights])
                 for name, *_ in shapes}
 
-    names = [name for name, *_ in shapes]
-    trajectory, losses = [], []
-    for k in range(len(schedule) + 1):
+    def run(steps, recorder=None):
+        """Train a fresh model on the first `steps` entries of the schedule; its weights, and the result."""
         model = fresh_model()
-        result = train(model, tf.constant(x), tf.constant(y), [list(s) for s in schedule[:k]], lr)
-        trajectory.append(weights(model))
-        if k == len(schedule):
-            losses = [float(v) for v in result]
-    fresh, trained, stuck = _freeze_report(trajectory, schedule, names)
-    return {"losses": losses, "frozen_moved_fresh": fresh[:5], "frozen_moved_after_training": trained[:5],
+        with recorder.watching(model) if recorder else contextlib.nullcontext():
+            result = train(model, tf.constant(x), tf.constant(y), [list(s) for s in schedule[:steps]], lr)
+        return weights(model), result
+
+    names = [name for name, *_ in shapes]
+    untrained, _ = run(0)
+    recorder = StepsRecorded(weights)
+    trained, result = run(len(schedule), recorder)
+    losses = [float(v) for v in result]
+    trajectory = recorder.trajectory([untrained] + [None] * (len(schedule) - 1) + [trained])
+    if trajectory is None:  # the weights after step k: those of a run of k steps on a fresh model
+        trajectory = [untrained] + [run(k)[0] for k in range(1, len(schedule))] + [trained]
+    fresh, trained_moved, stuck = _freeze_report(trajectory, schedule, names)
+    return {"losses": losses, "frozen_moved_fresh": fresh[:5], "frozen_moved_after_training": trained_moved[:5],
             "unfrozen_stuck": stuck[:5]}
