@@ -22,7 +22,8 @@ def _loop(step):
     return train_layers
 
 
-def _freeze_and_step(model, optimizer, x, y, frozen):
+def _train_step(model, optimizer, x, y, frozen):
+    """The solution's step: freeze, take one Adam step on the others; the loss as a tensor."""
     import tensorflow as tf
 
     for layer in model.layers:
@@ -31,7 +32,11 @@ def _freeze_and_step(model, optimizer, x, y, frozen):
     with tf.GradientTape() as tape:
         loss = tf.reduce_mean(tf.square(model(x) - y))
     optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables))
-    return float(loss)
+    return loss
+
+
+def _freeze_and_step(model, optimizer, x, y, frozen):
+    return float(_train_step(model, optimizer, x, y, frozen))
 
 
 def _nudge_then_step(model, optimizer, x, y, frozen):
@@ -46,23 +51,7 @@ def _step_in_a_function(model, optimizer, x, y, frozen):
     """The step traced by tf.function: the optimizer's apply runs in a graph, where weights cannot be read."""
     import tensorflow as tf
 
-    @tf.function
-    def step():
-        return _freeze_and_step_graph(model, optimizer, x, y, frozen)
-
-    return float(step())
-
-
-def _freeze_and_step_graph(model, optimizer, x, y, frozen):
-    import tensorflow as tf
-
-    for layer in model.layers:
-        layer.trainable = layer.name not in frozen
-    variables = model.trainable_variables
-    with tf.GradientTape() as tape:
-        loss = tf.reduce_mean(tf.square(model(x) - y))
-    optimizer.apply_gradients(zip(tape.gradient(loss, variables), variables))
-    return loss
+    return float(tf.function(lambda: _train_step(model, optimizer, x, y, frozen))())
 
 
 def _observe(step, monkeypatch, prefixes: bool):
