@@ -58,7 +58,7 @@ def _observe(step, monkeypatch, prefixes: bool):
     train = _loop(step)
     with monkeypatch.context() as patched:
         if prefixes:
-            patched.setattr(probes.StepsRecorded, "trajectory", lambda self, known: None)
+            patched.setattr(probes.StepsRecorded, "trajectory", lambda self, *known: None)
         observation = probes.probe_train_layers(train, **CASE)
     return observation, train.calls
 

@@ -164,19 +164,17 @@ class StepsRecorded(CallCounter):
         except Exception:  # noqa: BLE001 - whatever the student did to the model: fall back to the prefixes
             return None
 
-    def trajectory(self, known):
-        """`known` (the weights at the start and after each step, None where not known), completed
-        from the recorded steps; None when the steps do not account for every change (see the class)."""
-        unread = any(w is None for step in self.steps for w in step)
-        if unread or not self.steps or len(self.steps) != len(known) - 1:
+    def trajectory(self, start, end, steps):
+        """The weights at `start` and after each of `steps` steps, the last being `end`; None when
+        the recorded steps do not account for every change (see the class)."""
+        reads = [weights for step in self.steps for weights in step]
+        if not steps or len(self.steps) != steps or any(w is None for w in reads):
             return None
-        recorded = [self.steps[0][0]] + [after for _, after in self.steps]
-        starts = [before for before, _ in self.steps] + [recorded[-1]]
-        if not all(_same_weights(a, b) for a, b in zip(recorded, starts)):
-            return None  # something moved the weights between two steps
-        if not all(k is None or _same_weights(k, r) for k, r in zip(known, recorded)):
-            return None  # or before the first step, or after the last
-        return recorded
+        # start, before 1, after 1, before 2, ..., after n, end: each pair must be the same weights
+        points = [start, *reads, end]
+        if not all(_same_weights(p, q) for p, q in zip(points[0::2], points[1::2])):
+            return None
+        return [start] + [after for _, after in self.steps]
 
 
 def _same_weights(a, b):
@@ -290,7 +288,7 @@ def probe_train_layers(train, x, y, layers, schedule, lr):
     recorder = StepsRecorded(weights)
     trained, result = run(len(schedule), recorder)
     losses = [float(v) for v in result]
-    trajectory = recorder.trajectory([untrained] + [None] * (len(schedule) - 1) + [trained])
+    trajectory = recorder.trajectory(untrained, trained, len(schedule))
     if trajectory is None:  # the weights after step k: those of a run of k steps on a fresh model
         trajectory = [untrained] + [run(k)[0] for k in range(1, len(schedule))] + [trained]
     fresh, trained_moved, stuck = _freeze_report(trajectory, schedule, names)
