@@ -95,8 +95,9 @@ def notebook_hash(data: bytes) -> str:
 
 
 class Screen(Step):
-    """Read the code the student wrote or changed before any of it runs (`screening`): a construct
-    that can steer the grader makes the submission `tampered`, and it is never run."""
+    """Read the code the student wrote or changed before any of it runs (`screening`): one of the few
+    constructs with no honest use in the course (`screening.ZEROING`) makes the submission `tampered`,
+    and it is never run; anything else the screen notices is only listed in `flags`."""
 
     def run(self, g: Grading) -> None:
         g.flags = screening.screen(g.notebook, released_sources(g.lesson.assignment))
