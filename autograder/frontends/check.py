@@ -52,6 +52,7 @@ class Checker:
     def __call__(self, exercise_id: str) -> None:
         """Check one exercise on its public cases and show what passed and what did not."""
         exercise = self.lesson.exercise(exercise_id)
+        _refuse_what_the_grader_zeroes()
         got, stderr = observe(exercise, _caller_namespace(), exercise.cases)
         self._show(judge_exercise(exercise, exercise.cases, got, self.expected[exercise.id]), stderr)
 
@@ -83,6 +84,22 @@ class Checker:
         if not result.passed:
             failed = ", ".join(result.failed_checks)
             raise CheckFailed(f"{result.id} is not right yet ({failed}): see the report above.")
+
+
+def _refuse_what_the_grader_zeroes() -> None:
+    """Read the cells this kernel ran as the grader reads a submission (`judging.screening`), and
+    refuse, in the grader's words, a construct that would zero it: the student hears of the rule
+    here first, never from a grade. (Cells are numbered as this kernel ran them, `In[N]`.)"""
+    from IPython import get_ipython
+
+    from autograder.judging.screening import screen_sources, verdict
+
+    shell = get_ipython()
+    if shell is None:
+        return
+    reason = verdict(screen_sources(dict(enumerate(shell.history_manager.input_hist_raw))))
+    if reason:
+        raise CheckFailed(f"not checked: {reason.replace('so the notebook was not run', 'so the grader will not run it')}")
 
 
 def _caller_namespace() -> Mapping[str, Any]:
