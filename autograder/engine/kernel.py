@@ -146,6 +146,14 @@ class CappedClient(NotebookClient):
         self.timeouts += 1
         return await super()._async_handle_timeout(timeout, cell)
 
+    def _update_display_id(self, display_id, msg):
+        """Never rewrite an output already shown. nbclient would replace every earlier output with the
+        same `display_id` (`update_display_data`, or a later display reusing the id): a hidden probe
+        cell could then rewrite what a public one showed. Each cell keeps only its own messages."""
+
+    def handle_comm_msg(self, outs, msg, cell_index):
+        """Widgets' messages are not followed: an output widget would route a cell's output elsewhere."""
+
     def output(self, outs, msg, display_id, cell_index):  # noqa: D102 (nbclient's hook)
         content = msg.get("content", {})
         size = len(json.dumps(content, default=str))

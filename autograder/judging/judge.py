@@ -24,9 +24,10 @@ ERROR_CHECKS = {
 RAISED = ("raised", "runs without raising",
           "Calling your code raised an exception on this case. Read the message: it usually names the "
           "op or line at fault.")
-RAISED_HIDDEN = ("Calling your code raised an exception on a hidden case, though not necessarily on the "
-                 "public one. Which exception is named below; its message stays hidden, because it was "
-                 "produced while hidden inputs were in play. Look for inputs your code does not expect.")
+RAISED_HIDDEN = ("Calling your code raised an exception on a hidden case, though not on the public one. "
+                 "Its type and message stay hidden, because they came while hidden inputs were in play. "
+                 "The situation below says which kind of input it was: look for inputs your code does not "
+                 "expect there.")
 
 
 @dataclass
