@@ -1,11 +1,13 @@
-"""Forgeries graded end to end (issue 23): a wrong answer underneath, and a construct that would make
-the probe see a right one. Each must end at 0 for its exercise, as `tampered` or with a failure, and
-the honest neighbour graded on the same warm zygotes keeps full marks; no leak shows a hidden input.
+"""Forgeries graded end to end (issues 23 and 33): a wrong answer underneath, and a construct that
+would make the probe see a right one. Each must end at 0 for its exercise, and the honest neighbour
+graded on the same warm zygotes keeps full marks; no leak shows a hidden input.
 
-Graded twice: through the whole pipeline (the screen zeroes every forgery before it runs), and with
-the screen taken out, where the run-time checks alone must hold: the audit hook (`inkernel.audit`),
-the guard that counts ops (`probing.FinalizedGraphGuard`) and the one-observation-per-probe-cell rule.
-tests/test_screening.py reads many more forgeries statically.
+Graded twice: through the whole pipeline, where the screen zeroes (`tampered`, never run) only the
+forgeries built from a construct with no honest use (`screening.ZEROING`: frames, hooks, code
+swaps, the grader's own modules) and merely flags the rest, which run and must lose at run time;
+and with the screen taken out, where the run-time checks alone must hold: the audit hook
+(`inkernel.audit`), the guard that counts ops (`probing.FinalizedGraphGuard`) and the
+one-observation-per-probe-cell rule. tests/test_screening.py reads many more constructs statically.
 """
 from __future__ import annotations
 
@@ -19,10 +21,12 @@ import nbformat
 import pytest
 
 from autograder.course import lessons
-from autograder.engine.untrusted import OWN_EXCEPTION
+from autograder.engine.untrusted import UNNAMED_EXCEPTION
 from autograder.judging.reference import solution_path
-from autograder.judging.screening import screen_sources
+from autograder.judging.screening import screen_sources, verdict
 from tests.conftest import LIMITS, without_screen
+from tests.honest import HONEST as HONEST_CORPUS
+from tests.honest import honest_notebook
 from tests.mutants import mutants_of
 from tests.mutation.lean import lean_notebook
 from tests.swaps import swap_cells
@@ -40,6 +44,7 @@ class Forgery:
     cell: str
     source: str
     at_run_time: bool = True  # also graded with the screen out: a run-time check must stop it
+    zeroed: bool = False  # built from a construct of `screening.ZEROING`: `tampered` before it runs
 
 
 def mutant_with(name: str, method: str) -> str:
@@ -76,10 +81,10 @@ FORGE_PAYLOAD = '''import re
 
 FORGERIES = [
     Forgery("frame-walk", "threshold_judge", "threshold_judge_solution",
-            NUMPY_JUDGE.replace('{forge}', 'import sys\n        bump(sys._getframe(1))')),
+            NUMPY_JUDGE.replace('{forge}', 'import sys\n        bump(sys._getframe(1))'), zeroed=True),
     Forgery("traceback-frame", "threshold_judge", "threshold_judge_solution",
             NUMPY_JUDGE.replace('{forge}', 'try:\n            raise ValueError\n        except ValueError as e:\n'
-                                     '            bump(e.__traceback__.tb_frame.f_back)')),
+                                     '            bump(e.__traceback__.tb_frame.f_back)'), zeroed=True),
     Forgery("settrace", "threshold_judge", "threshold_judge_solution", NUMPY_JUDGE.replace('{forge}', "pass") + '''
 import sys
 def bump(frame, event, arg):
@@ -87,11 +92,11 @@ def bump(frame, event, arg):
         frame.f_back.f_locals["runs"].count += 1
     return bump
 sys.settrace(bump)
-'''),
+''', zeroed=True),
     Forgery("code-swap", "variable_judge", "variable_judge_solution", ASSIGN_PER_CALL.replace('{forge}', "pass") + '''
 import autograder.inkernel.probing as probing
 probing.FinalizedGraphGuard.__exit__.__code__ = (lambda self, *exc: True).__code__
-'''),
+''', zeroed=True),
     Forgery("finalized-flag", "variable_judge", "variable_judge_solution",
             ASSIGN_PER_CALL.replace('{forge}', "self.sess.graph._finalized = False")),
     Forgery("forged-payload", "retune", "retune_solution", REBINDING_RETUNE.replace('{forge}', FORGE_PAYLOAD)),
@@ -116,7 +121,7 @@ get_ipython().display_pub.publish = forging
     Forgery("clears-snapshot", "retune", "retune_solution", REBINDING_RETUNE.replace('{forge}', "pass") + '''
 import autograder.inkernel.integrity as integrity
 integrity._snapshot.clear()
-''', at_run_time=False),
+''', at_run_time=False, zeroed=True),
     Forgery("builtins-sorted", "retune", "retune_solution", REBINDING_RETUNE.replace('{forge}', "pass") + '''
 import builtins
 builtins.sorted = lambda xs, **kw: list(dict.fromkeys(xs))
@@ -158,7 +163,8 @@ def grade_batch(root: Path, with_screen: bool) -> dict[str, dict]:
     forgeries = [f for f in FORGERIES + LEAKS if with_screen or f.at_run_time]
     submitted = root / "submitted"
     solution = lean_notebook(nbformat.read(solution_path(LESSON), as_version=4))
-    for student, nb in [(HONEST, solution), *((f.name, notebook(f)) for f in forgeries)]:
+    corpus = [(name, honest_notebook(name)) for name in HONEST_CORPUS] if with_screen else []
+    for student, nb in [(HONEST, solution), *corpus, *((f.name, notebook(f)) for f in forgeries)]:
         folder = submitted / student / ASSIGNMENT
         folder.mkdir(parents=True)
         nbformat.write(nb, folder / LESSON.notebook)
@@ -178,18 +184,27 @@ def exercise(record: dict, exercise_id: str) -> dict:
     return next(e for e in record["exercises"] if e["id"] == exercise_id)
 
 
-def test_every_forgery_is_built_from_a_construct_the_screen_sees():
+def test_the_screen_zeroes_exactly_the_forgeries_built_from_a_zeroing_construct():
     for forgery in FORGERIES:
-        assert any(f.zeroes for f in screen_sources({0: forgery.source})), forgery.name
+        assert bool(verdict(screen_sources({0: forgery.source}))) == forgery.zeroed, forgery.name
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", [f.name for f in FORGERIES])
-def test_the_screen_zeroes_every_forgery_before_it_runs(graded, name):
+@pytest.mark.parametrize("name", [f.name for f in FORGERIES if f.zeroed])
+def test_the_screen_zeroes_a_forgery_with_no_honest_construct_before_it_runs(graded, name):
     record = graded["screened"][name]
     assert (record["status"], record["score"]) == ("tampered", 0), record["reason"]
     assert record["reason"].startswith("the code read before grading") and record["flags"]
     assert record["device"] == "none"  # never run
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [f.name for f in FORGERIES if not f.zeroed])
+def test_a_forgery_the_screen_only_flags_runs_and_loses_its_exercise(graded, name):
+    forgery = next(f for f in FORGERIES if f.name == name)
+    record = graded["screened"][name]
+    assert record["flags"] and not any(f["zeroes"] for f in record["flags"]), record["flags"]
+    assert exercise(record, forgery.exercise)["points"] == 0, exercise(record, forgery.exercise)["feedback"]
 
 
 @pytest.mark.slow
@@ -208,6 +223,16 @@ def test_the_honest_neighbour_keeps_full_marks(graded, batch):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(HONEST_CORPUS))
+def test_honest_code_keeps_full_marks(graded, name):
+    """Magics, `__main__` guards, `warnings`, environment variables, `getattr` with a variable,
+    metaclasses, comments in the course's own cells... (tests/honest.py): never a point lost."""
+    record = graded["screened"][name]
+    assert (record["status"], record["score"]) == ("graded", LESSON.max_score), (record["reason"], record["exercises"])
+    assert not any(f["zeroes"] for f in record["flags"]), record["flags"]
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("batch", ["screened", "unscreened"])
 def test_no_hidden_input_leaks_into_any_record(graded, batch, tmp_path):
     from autograder.judging.feedback import record_html, record_text
@@ -218,6 +243,6 @@ def test_no_hidden_input_leaks_into_any_record(graded, batch, tmp_path):
             continue
         assert exercise(record, "retune")["points"] == 0
         if name in ("leak-exception-name", "leak-base-exception") and batch == "unscreened":
-            assert OWN_EXCEPTION in exercise(record, "retune")["feedback"]
+            assert UNNAMED_EXCEPTION in exercise(record, "retune")["feedback"]
         for text in (json.dumps(record), record_text(record), record_html(record)):
             assert not any(secret in text for secret in SECRETS), (name, text[:2000])

@@ -300,21 +300,32 @@ def test_either_order_gives_the_same_gradebook(course):
 
 @pytest.mark.slow
 def test_forgeries_and_leaks_get_the_batch_graders_verdict_under_nbgrader_autograde(course):
-    """The screen zeroes a forgery, and the leaks of issue 23 show no hidden input in the check
-    cells' reports, which are nbgrader's feedback."""
+    """The screen zeroes a forgery built from a construct with no honest use, a flagged forgery loses
+    its exercise at run time, the honest corpus keeps full marks, and the leaks of issue 23 show no
+    hidden input in the check cells' reports, which are nbgrader's feedback: the batch grader's
+    verdicts, through nbgrader (issue 33)."""
+    from autograder.engine.untrusted import UNNAMED_EXCEPTION
+    from tests.honest import HONEST, honest_notebook
     from tests.test_forgery import FORGERIES, LEAKS, SECRETS, notebook
 
     assignment = "02_rebuild_vs_feed"
     lesson = lessons.load(assignment)
     assert nbgrader(course, "generate_assignment", assignment, "--force").returncode == 0
     submit(course, "honest", assignment, solution_path(lesson))
-    for forgery in [FORGERIES[0], *LEAKS]:
+    zeroed = next(f for f in FORGERIES if f.zeroed)
+    flagged = next(f for f in FORGERIES if not f.zeroed)
+    for forgery in [zeroed, flagged, *LEAKS]:
         submit(course, forgery.name, assignment, notebook(forgery, checks=True))
+    for name in HONEST:
+        submit(course, name, assignment, honest_notebook(name))
     run = autograde(course, assignment)
     retune = lesson.exercise("retune").points
-    assert scores(course, assignment) == {"honest": lesson.max_score, FORGERIES[0].name: 0,
-                                          **{leak.name: lesson.max_score - retune for leak in LEAKS}}, run.stderr[-3000:]
+    forged = lesson.exercise(flagged.exercise).points
+    assert scores(course, assignment) == {
+        "honest": lesson.max_score, zeroed.name: 0, flagged.name: lesson.max_score - forged,
+        **{leak.name: lesson.max_score - retune for leak in LEAKS},
+        **dict.fromkeys(HONEST, lesson.max_score)}, run.stderr[-3000:]
     for leak in LEAKS:
         graded = (course / "autograded" / leak.name / assignment / lesson.notebook).read_text()
-        assert "an exception of a class your code defines" in graded
+        assert UNNAMED_EXCEPTION in graded
         assert not any(secret in graded for secret in SECRETS)
