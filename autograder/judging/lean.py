@@ -24,10 +24,8 @@ from __future__ import annotations
 
 import ast
 import functools
-import io
 import symtable
 import threading
-import tokenize
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -36,6 +34,7 @@ import nbformat
 
 from autograder.course.spec import Lesson
 from autograder.engine.kernel import is_check_cell
+from autograder.judging.cells import code_key
 
 # CPython 3.11 keeps the AST constructor's recursion depth in state that the threads of a process
 # share, so two threads parsing at once can fail with "AST constructor recursion depth mismatch".
@@ -166,26 +165,6 @@ class Release:
     runs: frozenset[str]  # tagged `RUN_TAG`: side effects a grade depends on
 
 
-@functools.lru_cache(maxsize=4096)
-def code_key(source: str) -> tuple:
-    """What makes two cells the same code: their tokens as IPython runs them, without white space,
-    blank lines or comments (a cell that does not tokenize: its stripped lines). A released cell a
-    student re-spaced or commented is still the course's: not read as theirs, not run for them."""
-    try:
-        tokens = tokenize.generate_tokens(io.StringIO(as_python(source)).readline)
-        return tuple((t.type, t.string) for t in tokens if t.type not in _NOT_CODE)
-    except (tokenize.TokenError, IndentationError, SyntaxError, ValueError):
-        return tuple(line.strip() for line in source.splitlines() if line.strip())
-
-
-_NOT_CODE = {tokenize.COMMENT, tokenize.NL, tokenize.ENCODING, tokenize.ENDMARKER}
-
-
-def as_python(source: str) -> str:
-    """The Python IPython runs for a cell's source (its own input transformers)."""
-    from IPython.core.inputtransformer2 import TransformerManager
-
-    return TransformerManager().transform_cell(source)
 
 
 def _grade_id(cell: nbformat.NotebookNode) -> str | None:

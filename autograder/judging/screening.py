@@ -27,13 +27,13 @@ from __future__ import annotations
 import ast
 import re
 from dataclasses import asdict, dataclass
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
-import nbformat
-
-from autograder.engine.kernel import is_check_cell
 from autograder.engine.untrusted import capped
-from autograder.judging.lean import PARSING, as_python, code_key
+from autograder.judging.cells import as_python, code_key
+
+if TYPE_CHECKING:
+    import nbformat
 
 MAX_CODE_CHARS = 120
 
@@ -151,6 +151,9 @@ class Finding:
 def screen(nb: nbformat.NotebookNode, released: Iterable[str]) -> list[Finding]:
     """Every finding in the code cells of `nb` whose tokens are none of `released`'s (the release's
     code cells' sources, compared by `code_key`). Check cells are left out: the grader never runs them."""
+    from autograder.engine.kernel import is_check_cell  # here: the check cell imports this module, not the engine
+    from autograder.judging.lean import PARSING
+
     with PARSING:  # one parse at a time in this process (see `lean.PARSING`)
         known = {code_key(source) for source in released}
         return screen_sources({index: cell.source for index, cell in enumerate(nb.cells)
