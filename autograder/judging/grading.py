@@ -16,13 +16,14 @@ import nbformat
 from autograder.course import lessons
 from autograder.course.spec import Lesson
 from autograder.engine.forkserver import Zygote
-from autograder.engine.kernel import CELL_TIMEOUT_NAME, Execution, execute_and_observe, released_sources
+from autograder.engine.kernel import CELL_TIMEOUT_NAME, Execution, released_sources
 from autograder.engine.limits import Limits
 from autograder.judging import screening
 from autograder.judging.feedback import exercise_json
 from autograder.judging.judge import ExerciseResult, failed_exercise, judge_exercise
 from autograder.judging.lean import lesson_cut
 from autograder.judging.reference import Observations, release_path
+from autograder.judging.replaying import observe_notebook
 from autograder.judging.screening import Finding
 from autograder.judging.submissions import NotPlain, Submission, found_in, plain_notebook_bytes
 
@@ -117,12 +118,12 @@ class Lean(Step):
 
 
 class Execute(Step):
-    """Run the notebook and its probes in a fresh kernel in a scratch directory."""
+    """Run the notebook and its probes in a fresh kernel in a scratch directory, then re-run outside
+    it the artifacts of the exercises that keep inputs from the kernel (`replaying`)."""
 
     def run(self, g: Grading) -> None:
         cases = lessons.all_cases(g.lesson)
-        g.execution = execute_and_observe(g.notebook, g.lesson.assignment, cases, g.limits, g.hidden,
-                                          g.device_env, g.zygote)
+        g.execution = observe_notebook(g.notebook, g.lesson, cases, g.limits, g.hidden, g.device_env, g.zygote)
         g.status = g.execution.status
         g.reason = "; ".join(r for r in (g.reason, g.execution.reason) if r)
         if g.execution.tampered:  # the grader's own words (see `kernel.Execution.tampered`)

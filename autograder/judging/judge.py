@@ -20,6 +20,11 @@ ERROR_CHECKS = {
     MISSING: ("missing-definition", "is defined under its expected name",
                   "The grader looks the exercise up by name. Keep the given name and signature, "
                   "and run the cell that defines it."),
+    # The grader's own name for an artifact it would not re-run outside the kernel (`engine.replay`).
+    "NotReplayable": ("not-replayable", "hands out a graph the grader can re-run",
+                      "The grader re-runs the graph your function built, outside your notebook, on inputs of "
+                      "its own, and could not: the reason is below. Build the graph from TensorFlow's ops "
+                      "(placeholders, math, comparisons) and return the tensors the exercise asks for."),
 }
 RAISED = ("raised", "runs without raising",
           "Calling your code raised an exception on this case. Read the message: it usually names the "
