@@ -127,6 +127,32 @@ import builtins
 builtins.sorted = lambda xs, **kw: list(dict.fromkeys(xs))
 ''', at_run_time=False),
 ]
+# A threshold baked into the graph, behind a patched Session.run that answers fed thresholds in NumPy
+# and a silenced integrity check reached through string-built names the screen cannot read (issue 33).
+# In the kernel every run says the output follows the feed; the graph handed out does not.
+PATCHED_SESSION_RUN = '''
+import shutil
+
+def build_threshold_graph(default):
+    x = tf1.placeholder(tf.float32, [None], name="x")
+    threshold = tf1.placeholder_with_default(np.float32(default), [], name="threshold")
+    return x, threshold, tf.greater_equal(x, tf.constant(np.float32(default)), name="output")
+
+_real_run = tf1.Session.run
+
+def _forged_run(self, fetches, feed_dict=None, *args, **kwargs):
+    fed = {getattr(k, "name", k): v for k, v in (feed_dict or {}).items()}
+    name = getattr(fetches, "name", fetches)
+    if isinstance(name, str) and name.startswith("output") and "threshold:0" in fed:
+        return np.asarray(fed["x:0"], np.float32) >= np.float32(fed["threshold:0"])
+    return _real_run(self, fetches, feed_dict, *args, **kwargs)
+
+tf1.Session.run = _forged_run
+_gate = getattr(shutil, "s" + "ys").modules.get("autograder" + ".inkernel.integrity")  # only where graded
+if _gate is not None:
+    _gate.changed = lambda: []
+'''
+FORGERIES.append(Forgery("patched-session-run", "threshold_graph", "threshold_graph_solution", PATCHED_SESSION_RUN))
 # Leaks of hidden inputs through names and uncaught exceptions (issue 23): wrong answers too.
 LEAKS = [
     Forgery("leak-exception-name", "retune", "retune_solution", '''
@@ -246,3 +272,16 @@ def test_no_hidden_input_leaks_into_any_record(graded, batch, tmp_path):
             assert UNNAMED_EXCEPTION in exercise(record, "retune")["feedback"]
         for text in (json.dumps(record), record_text(record), record_html(record)):
             assert not any(secret in text for secret in SECRETS), (name, text[:2000])
+
+
+@pytest.mark.slow
+def test_the_patched_session_run_fools_the_kernel_but_not_the_graph_it_handed_out(graded):
+    """The witness: in the student's own kernel, where the probe's runs are the student's to patch,
+    the check cell says PASS; the grader re-runs the handed-out graph outside and gives 0."""
+    from tests.test_check_refuses import run_cells
+
+    setup = next(c.source for c in nbformat.read(solution_path(LESSON), as_version=4).cells
+                 if c.metadata.get("nbgrader", {}).get("grade_id") == "setup")
+    out = run_cells(setup, PATCHED_SESSION_RUN, 'check("threshold_graph")')
+    assert "threshold_graph: 2/2" in out and not any(line.startswith("ERROR ") for line in out.splitlines()), out
+    assert exercise(graded["screened"]["patched-session-run"], "threshold_graph")["points"] == 0
