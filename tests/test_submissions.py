@@ -142,3 +142,24 @@ def test_an_unreadable_submission_is_judged_without_a_kernel(tmp_path):
 
     [record] = grade_all(discover([tmp_path / "submitted"]), tmp_path / "out", limits=LIMITS, runner=runner)
     assert record["status"] == "invalid" and "symbolic link" in record["reason"] and record["score"] == 0
+
+
+def _fifo(path):
+    import os
+    os.mkfifo(path)
+
+
+def _socket(path):
+    import socket
+    s = socket.socket(socket.AF_UNIX)
+    s.bind(str(path))  # the socket file stays after the test's process lets go of it
+
+
+@pytest.mark.parametrize("make,kind", [(_fifo, "a named pipe (FIFO)"), (_socket, "a socket")])
+def test_a_special_file_as_notebook_is_invalid_and_says_what_it_is(tmp_path, make, kind):
+    """Read without blocking (a FIFO nobody writes to), and named for what it is: never "no notebook
+    named X: found only X", which a socket got when opening it failed."""
+    make(folder(tmp_path) / NOTEBOOK)
+    status, reason, _ = read(only(tmp_path))
+    assert status == "invalid" and reason == f"not graded: {NOTEBOOK} is {kind}, not a regular file: " \
+                                             "hand in the notebook itself, as a plain file"

@@ -11,7 +11,7 @@ import stat
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import BinaryIO, Iterable
 
 from autograder.course import lessons
 from autograder.engine.limits import NOTEBOOK_MB
@@ -181,15 +181,34 @@ def layout_hint() -> str:
 
 
 def plain_notebook_bytes(submission: Submission) -> bytes:
-    """The bytes of the submission's notebook, read only if it is a plain file reached through
-    plain folders from the submission's root: no component below the root may be a symlink, and
-    the file is opened with O_NOFOLLOW, so a link swapped in meanwhile is refused too.
+    """The bytes of the submission's notebook, read by `plain_bytes` below the submission's root.
 
-    Its size is checked before it is read: a notebook over `NOTEBOOK_MB` raises `TooLarge`.
-    Raises `NotPlain` (with the reason) or `OSError` (no such file, unreadable).
+    Raises `NotPlain` (with the reason), `TooLarge`, or `OSError` (no such file, unreadable).
     """
-    path = submission.path
-    root = submission.root or path.parent
+    return plain_bytes(submission.path, submission.root or submission.path.parent)
+
+
+def plain_bytes(path: Path, root: Path) -> bytes:
+    """The bytes of `path`, read only if it is a plain file reached through plain folders from
+    `root` (`require_plain_path`), opened without following a link or blocking (`open_plain`).
+
+    Its size is checked before it is read: a file over `NOTEBOOK_MB` raises `TooLarge`.
+    """
+    require_plain_path(path, root)
+    limit = NOTEBOOK_MB * 2**20
+    with open_plain(path) as f:
+        size = os.fstat(f.fileno()).st_size
+        if size > limit:
+            raise TooLarge(f"{path.name} is {size} bytes, more than the {NOTEBOOK_MB} MB a notebook may be")
+        data = f.read(limit + 1)  # bounded even if the file grows after the check
+    if len(data) > limit:
+        raise TooLarge(f"{path.name} grew past the {NOTEBOOK_MB} MB a notebook may be while it was read")
+    return data
+
+
+def require_plain_path(path: Path, root: Path) -> None:
+    """Raise `NotPlain` unless `path` lies below `root` and no component below `root` is a symbolic
+    link; `OSError` when a component is missing (the caller says what was found instead)."""
     try:
         parts = path.relative_to(root).parts
     except ValueError:
@@ -199,19 +218,31 @@ def plain_notebook_bytes(submission: Submission) -> bytes:
     here = root
     for part in parts:
         here = here / part
-        mode = os.lstat(here).st_mode  # OSError if missing: the caller says what was found
-        if stat.S_ISLNK(mode):
+        if stat.S_ISLNK(os.lstat(here).st_mode):
             raise NotPlain(f"{here.relative_to(root)} is a symbolic link (to {os.readlink(here)}): "
                            "hand in the notebook itself, as a plain file")
+
+
+KINDS = ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+         (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISDIR, "a folder"))
+
+
+def _not_regular(name: str, mode: int) -> NotPlain:
+    kind = next((kind for test, kind in KINDS if test(mode)), "not a file")
+    return NotPlain(f"{name} is {kind}, not a regular file: hand in the notebook itself, as a plain file")
+
+
+def open_plain(path: Path) -> BinaryIO:
+    """`path` opened for reading in binary, if it is a regular file: never through a symbolic link
+    (O_NOFOLLOW), never blocking on a FIFO (O_NONBLOCK); its kind is checked before it is opened
+    (opening a socket fails in words that would mislead) and again on what was opened."""
+    mode = os.lstat(path).st_mode
+    if not stat.S_ISREG(mode):
+        raise _not_regular(path.name, mode)
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    limit = NOTEBOOK_MB * 2**20
-    with os.fdopen(fd, "rb") as f:
-        info = os.fstat(f.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise NotPlain(f"{path.name} is not a regular file")
-        if info.st_size > limit:
-            raise TooLarge(f"{path.name} is {info.st_size} bytes, more than the {NOTEBOOK_MB} MB a notebook may be")
-        data = f.read(limit + 1)  # bounded even if the file grows after the check
-    if len(data) > limit:
-        raise TooLarge(f"{path.name} grew past the {NOTEBOOK_MB} MB a notebook may be while it was read")
-    return data
+    f = os.fdopen(fd, "rb")
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):  # swapped between the two looks
+        f.close()
+        raise _not_regular(path.name, mode)
+    return f
