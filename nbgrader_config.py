@@ -19,6 +19,15 @@ c.CourseDirectory.feedback_directory = "feedback"
 # Only when nbgrader reads this file: `python -m autograder grade` reads it for c.Engine alone, and
 # importing nbgrader would cost every batch 0.8 s before its first kernel starts.
 if "nbgrader" in sys.modules:
+    from autograder.engine.sandbox import OtherPackage, require_own_package
+
+    # A course copied elsewhere and run with another checkout's venv refuses here, before nbgrader
+    # records anyone: an exception would only be logged, and nbgrader would go on with its defaults.
+    try:
+        require_own_package()
+    except OtherPackage as exc:
+        sys.exit(f"error: {exc}")
+
     from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
     from nbgrader.preprocessors import (
         AssignLatePenalties,

@@ -14,7 +14,7 @@ students graded beside them keep full marks.
 | a folder name and an exception type with escapes and newlines | escaped in `.txt`, terminal and CSV |
 | an unreadable, a non-JSON and an odd result file in the results folder | named and skipped by `grade`, `report`, `gradebook` |
 | a record of an assignment the gradebook lacks | skipped with its reason; the others are stored |
-| a course copied elsewhere, graded with another checkout's venv | refused, naming both packages |
+| a course copied elsewhere, graded with another checkout's venv | refused, naming both packages; nbgrader refuses as its config loads, recording nobody |
 
 The nbgrader front end's catalogue (metadata, renamed notebooks, timestamps, HTML in markdown) is
 in tests/test_nbgrader.py, where both front ends grade the same hostile notebooks.
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -235,14 +236,43 @@ def test_one_students_folder_is_still_understood(tmp_path):
     assert {s.student for s in discover([tmp_path / "carol"])} == {"carol"}
 
 
-def test_a_course_copied_elsewhere_is_not_graded_with_another_checkouts_package(tmp_path):
-    """The copy's grader imports the copy's package; kernels started with this checkout's Python
-    would import this checkout's: refused, naming both, before any kernel."""
+def copied_course(tmp_path: Path) -> Path:
+    """The course's package and config copied elsewhere, with one student's submission."""
     course = tmp_path / "course"
     shutil.copytree(COURSE_ROOT / "autograder", course / "autograder", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(COURSE_ROOT / "nbgrader_config.py", course)
+    (course / "solutions").symlink_to(COURSE_ROOT / "solutions")
     lay_out(course / "submitted", "alice")
+    return course
+
+
+def other_package(course: Path) -> str:
+    return (f"imported the course's package from {course / 'autograder'}, but the kernels it starts with "
+            f"{sys.executable} would import {COURSE_ROOT / 'autograder'}")
+
+
+def test_a_course_copied_elsewhere_is_not_graded_with_another_checkouts_package(tmp_path):
+    """The copy's grader imports the copy's package; kernels started with this checkout's Python
+    would import this checkout's: refused, naming both, before any kernel."""
+    course = copied_course(tmp_path)
     run = autograder("grade", *GRADE_FLAGS, "submitted", "--out", "results", cwd=course)
     assert run.returncode == 2, run.stderr[-2000:]
-    assert (f"imported the course's package from {course / 'autograder'}, but the kernels it starts with "
-            f"{sys.executable} would import {COURSE_ROOT / 'autograder'}") in run.stderr
+    assert other_package(course) in run.stderr
+
+
+def test_nbgrader_refuses_such_a_course_before_it_records_a_student(tmp_path):
+    """Issue 36: nbgrader's commands refuse as the config loads, so the gradebook never shows a 0
+    that looks like a grade (before, `generate_assignment` ran, and `autograde` recorded every
+    student before its grading step refused)."""
+    from nbgrader.api import Gradebook
+
+    course = copied_course(tmp_path)
+    bin = Path(sys.executable).parent
+    env = {**os.environ, "PATH": f"{bin}{os.pathsep}{os.environ['PATH']}"}
+    for args in (["generate_assignment", ASSIGNMENT, "--force"], ["autograde", ASSIGNMENT, "--force"]):
+        run = subprocess.run([str(bin / "nbgrader"), *args], cwd=course, env=env, capture_output=True, text=True,
+                             timeout=300)
+        assert run.returncode != 0 and other_package(course) in run.stderr, run.stderr[-2000:]
+    if (course / "gradebook.db").exists():
+        with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+            assert gradebook.students == []
