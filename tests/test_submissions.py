@@ -10,6 +10,7 @@ from autograder.frontends.batch import unchanged_result
 from autograder.judging.grading import Grading, ReadNotebook, notebook_hash
 from autograder.judging.results import read_results, write_class_csv, write_result
 from autograder.judging.submissions import discover
+from tests.conftest import make_socket
 
 ASSIGNMENT = "02_rebuild_vs_feed"
 LESSON = lessons.load(ASSIGNMENT)
@@ -149,13 +150,7 @@ def _fifo(path):
     os.mkfifo(path)
 
 
-def _socket(path):
-    import socket
-    s = socket.socket(socket.AF_UNIX)
-    s.bind(str(path))  # the socket file stays after the test's process lets go of it
-
-
-@pytest.mark.parametrize("make,kind", [(_fifo, "a named pipe (FIFO)"), (_socket, "a socket")])
+@pytest.mark.parametrize("make,kind", [(_fifo, "a named pipe (FIFO)"), (make_socket, "a socket")])
 def test_a_special_file_as_notebook_is_invalid_and_says_what_it_is(tmp_path, make, kind):
     """Read without blocking (a FIFO nobody writes to), and named for what it is: never "no notebook
     named X: found only X", which a socket got when opening it failed."""
