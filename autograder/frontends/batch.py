@@ -171,10 +171,17 @@ def _grade_in_parallel(todo: Sequence[Submission], out: Path, limits: Limits, ru
     unreadable = [s for s in todo if current_hash(s) == ""]
     with runner(batch) as submit:
         futures = {submit(s): s for s in todo if s not in unreadable}
-        for s in unreadable:
-            done(grade(s, batch.lesson_of[s.assignment], {}, limits))
-        for future in as_completed(futures):
-            done(_record_of(future, futures[future], batch))
+        try:
+            for s in unreadable:
+                done(grade(s, batch.lesson_of[s.assignment], {}, limits))
+            for future in as_completed(futures):
+                done(_record_of(future, futures[future], batch))
+        except BaseException:
+            # A result that cannot be written (a full disk) stops the batch now: what has not started
+            # never starts, where the runner would otherwise grade every submission and then fail.
+            for future in futures:
+                future.cancel()
+            raise
     return records
 
 

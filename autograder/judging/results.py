@@ -6,6 +6,7 @@ student, so a student's folder is named so that it can never be one of them (`st
 """
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -35,14 +36,21 @@ def verdict(record: dict[str, Any]) -> tuple:
 
 
 def atomic_write(path: Path, text: str) -> None:
-    """Write `text` to `path` through a temporary file and a rename, so readers see all or nothing."""
+    """Write `text` to `path` through a temporary file and a rename, so readers see all or nothing.
+
+    On any failure (a full disk, `path` a folder) the temporary file is removed, and an `OSError`
+    names `path`: a full disk's error alone names no file."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp", encoding="utf-8") as tmp:
-        tmp.write(text)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     try:
-        os.replace(tmp.name, path)
-    except OSError:  # `path` is a folder, say: leave nothing half-done behind
-        os.unlink(tmp.name)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError) and exc.filename is None:
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
         raise
 
 
