@@ -81,3 +81,24 @@ def test_a_write_error_cancels_what_has_not_started(tmp_path, monkeypatch):
         batch.grade_all(discover([tmp_path / "submitted"]), tmp_path / "out", limits=Limits(sandbox=False),
                         runner=runner)
     assert len(started) <= 2, started
+
+
+def test_a_second_grade_run_on_the_same_out_waits_and_says_so(tmp_path):
+    """Two runs on one --out graded everything twice, side by side; now the second waits for the
+    first, saying so, then keeps what the first graded."""
+    from autograder.judging.results import results_lock
+
+    (tmp_path / "submitted" / "alice" / ASSIGNMENT).mkdir(parents=True)  # no notebook: invalid, no kernel
+    out = tmp_path / "out"
+    with results_lock(out):
+        second = subprocess.Popen([sys.executable, "-m", "autograder", "grade", "submitted", "--no-sandbox",
+                                   "--out", str(out)], cwd=tmp_path, stderr=subprocess.PIPE, text=True)
+        first_line = ""
+        while not first_line.startswith("waiting") and second.poll() is None:
+            first_line = second.stderr.readline()
+        assert first_line.startswith(f"waiting: another grade run (pid {__import__('os').getpid()}) is writing to {out}")
+        time.sleep(1)
+        assert second.poll() is None, "it went on while the folder was held"
+    second.stderr.read()
+    assert second.wait(timeout=300) == 0
+    assert (out / "alice" / f"{ASSIGNMENT}.json").exists()

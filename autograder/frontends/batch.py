@@ -29,7 +29,7 @@ from autograder.engine.sandbox import require_sandbox, warn_unsandboxed
 from autograder.engine.untrusted import one_line
 from autograder.judging.grading import Grading, Judge, grade, notebook_hash, result_record
 from autograder.judging.reference import Observations, cache_dir, reference_observations, reference_seconds
-from autograder.judging.results import read_results, result_path, write_class_csv, write_result
+from autograder.judging.results import read_results, result_path, results_lock, write_class_csv, write_result
 from autograder.judging.submissions import NotPlain, Submission, plain_notebook_bytes
 
 BAR_WIDTH = 24
@@ -116,8 +116,15 @@ def grade_all(submissions: Sequence[Submission], out: Path, jobs: int = 1, limit
     then the class CSV.
 
     Submissions whose result in `out` graded the notebook that is there now are skipped unless
-    `force`; their stored records are returned with the rest (`Records.kept` counts them).
+    `force`; their stored records are returned with the rest (`Records.kept` counts them). One run
+    at a time holds `out`: a second one waits, saying so (`results_lock`).
     """
+    with results_lock(out):
+        return _grade_all(submissions, out, jobs, limits, force, runner)
+
+
+def _grade_all(submissions: Sequence[Submission], out: Path, jobs: int, limits: Limits, force: bool,
+               runner: Runner | None) -> Records:
     kept = {} if force else {s: r for s in submissions if (r := unchanged_result(out, s)) is not None}
     todo = [s for s in submissions if s not in kept]
     if kept:

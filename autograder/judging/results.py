@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import fcntl
 import io
 import json
 import os
@@ -15,7 +16,7 @@ import sys
 import tempfile
 from numbers import Real
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from autograder.engine.untrusted import one_line
 
@@ -52,6 +53,31 @@ def atomic_write(path: Path, text: str) -> None:
         if isinstance(exc, OSError) and exc.filename is None:
             raise OSError(exc.errno, exc.strerror, str(path)) from exc
         raise
+
+
+LOCK_FILE = ".grade.lock"
+
+
+@contextlib.contextmanager
+def results_lock(out: Path) -> Iterator[None]:
+    """Hold the results folder `out` for one `grade` run. A second run on the same folder says that
+    it waits, and for which process, then waits: once it holds the folder, it finds the first run's
+    results and skips what they graded, so no submission is graded by both at once."""
+    out.mkdir(parents=True, exist_ok=True)
+    fd = os.open(out / LOCK_FILE, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "another process"
+            print(f"waiting: another grade run ({holder}) is writing to {out}; this one goes on when it ends",
+                  file=sys.stderr, flush=True)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"pid {os.getpid()}".encode(), 0)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def student_folder(student: str) -> str:
