@@ -158,3 +158,35 @@ def test_a_special_file_as_notebook_is_invalid_and_says_what_it_is(tmp_path, mak
     status, reason, _ = read(only(tmp_path))
     assert status == "invalid" and reason == f"not graded: {NOTEBOOK} is {kind}, not a regular file: " \
                                              "hand in the notebook itself, as a plain file"
+
+
+def test_dot_dot_in_a_path_never_names_a_student_nor_writes_outside_out(tmp_path):
+    """`grade submitted/alice/A/../A/nb.ipynb` named a student `..`, whose results went one folder
+    above --out, with no row in grades.csv."""
+    (folder(tmp_path / "submitted") / NOTEBOOK).write_text(VALID)
+    given = tmp_path / "submitted" / "alice" / ASSIGNMENT / ".." / ASSIGNMENT / NOTEBOOK
+    [s] = discover([given])
+    assert (s.student, s.assignment) == ("alice", ASSIGNMENT)
+    from autograder.judging.results import result_path
+    out = tmp_path / "out"
+    for student in ("..", "."):
+        assert out in result_path(out, student, ASSIGNMENT).resolve().parents
+
+
+@pytest.mark.parametrize("names", [("Alice", "alice"), ("\ufb01ona", "fiona"), ("stra\u00dfe", "STRASSE")])
+def test_ids_that_merge_under_case_folding_or_nfkc_are_named_together(tmp_path, capsys, names):
+    for student in names:
+        (folder(tmp_path, student) / NOTEBOOK).write_text(VALID)
+    assert sorted(s.student for s in discover([tmp_path])) == sorted(names), "both are still graded"
+    err = capsys.readouterr().err
+    assert f"students {sorted(names)[0]!r} and {sorted(names)[1]!r} are one id" in err, err
+
+
+def test_every_skipped_folder_gets_a_line(tmp_path, capsys):
+    (folder(tmp_path) / NOTEBOOK).write_text(VALID)
+    (tmp_path / "..." / ASSIGNMENT).mkdir(parents=True)
+    (tmp_path / "alice" / ".hidden").mkdir()
+    assert [s.student for s in discover([tmp_path])] == ["alice"]
+    err = capsys.readouterr().err
+    assert f"skipping {tmp_path / '...'}: a hidden folder (its name starts with a dot)" in err, err
+    assert f"skipping {tmp_path / 'alice' / '.hidden'}: a hidden folder" in err, err

@@ -82,9 +82,10 @@ def results_lock(out: Path) -> Iterator[None]:
 
 def student_folder(student: str) -> str:
     """The folder of `student`'s results: the student's own name, unless that is the name of a class
-    file (`grades.csv`, `report.html`, in any case) or starts with `%`; then it is `%` + the name.
+    file (`grades.csv`, `report.html`, in any case), `.` or `..`, or starts with `%`; then it is `%` +
+    the name.
     Two students never share a folder, and no student's folder is a class file."""
-    if student.lower() in CLASS_FILES or student.startswith(ESCAPE):
+    if student.lower() in CLASS_FILES or student.startswith(ESCAPE) or student in (".", ".."):
         return ESCAPE + student
     return student
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Iterable
@@ -86,6 +87,16 @@ def _folders(path: Path) -> list[Path]:
         return []
 
 
+def _say_hidden(path: Path) -> None:
+    """Name on stderr each hidden folder in `path`: skipped (as nbgrader skips them), never silently."""
+    try:
+        hidden = sorted(p for p in path.iterdir() if p.name.startswith(".") and p.is_dir())
+    except OSError:
+        return
+    for p in hidden:
+        _warn(f"skipping {p}: a hidden folder (its name starts with a dot)")
+
+
 def _holds_assignments(path: Path, known: set[str]) -> bool:
     """Whether `path` holds a folder named like an assignment: a student's folder does."""
     return any(p.name in known for p in _folders(path))
@@ -119,6 +130,7 @@ def from_folder(root: Path) -> list[Submission]:
     if root.name in known and not _holds_assignments(root, known):  # one assignment folder
         return [_submission(root.parent.parent, root.parent.name, root.name)]
     children = _folders(root)
+    _say_hidden(root)
     students = [p for p in children if _holds_assignments(p, known)]
     named_like_assignments = [p for p in children if p.name in known]
     if any(p.name not in known for p in students) or not named_like_assignments:
@@ -143,6 +155,7 @@ def _class(root: Path, students: list[Path], known: set[str]) -> list[Submission
     found = []
     for student_dir in students:
         folders = _folders(student_dir)
+        _say_hidden(student_dir)
         for assignment_dir in folders:
             if assignment_dir.name not in known:
                 _warn(f"skipping {assignment_dir}: no lesson called {assignment_dir.name!r}")
@@ -160,16 +173,42 @@ def _submission(root: Path, student: str, assignment: str) -> Submission:
 
 
 def discover(paths: Iterable[Path]) -> list[Submission]:
-    """Every submission under `paths`, each notebook path taken as is, each folder walked."""
+    """Every submission under `paths`, each notebook path taken as is, each folder walked.
+
+    Each path is made absolute and its `.` and `..` removed as written (`os.path.normpath`, which
+    follows no link: a notebook given as a link stays one, and is refused) before any folder in it
+    names a student, so no student is called `..`. Students whose ids are one under case folding
+    or NFKC are named together on stderr (`say_merging_ids`)."""
     found: list[Submission] = []
     for path in paths:
+        path = Path(os.path.normpath(Path(path).absolute()))
         if path.is_dir():
             found += from_folder(path)
         elif path.suffix == ".ipynb" or path.exists():
             found.append(from_notebook(path))
         else:
             raise FileNotFoundError(f"{path}: no such notebook or folder")
+    say_merging_ids(s.student for s in found)
     return found
+
+
+def id_key(student: str) -> str:
+    """What an id becomes where case or Unicode forms do not count (a case-insensitive database
+    or filesystem, a spreadsheet's lookup, an export that normalises): NFKC, case-folded."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", student).casefold())
+
+
+def say_merging_ids(students: Iterable[str]) -> None:
+    """Name on stderr each set of distinct ids that `id_key` makes one (Alice/alice, \ufb01ona/fiona,
+    stra\u00dfe/STRASSE). Each is still graded under its own id."""
+    by_key: dict[str, list[str]] = {}
+    for student in sorted(set(students)):
+        by_key.setdefault(id_key(student), []).append(student)
+    for names in by_key.values():
+        if len(names) > 1:
+            _warn(f"warning: students {' and '.join(map(repr, names))} are one id where case or Unicode forms "
+                  "do not count (a case-insensitive export, database or filesystem): each is graded, but "
+                  "rename one before they are merged")
 
 
 def layout_hint() -> str:
