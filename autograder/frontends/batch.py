@@ -118,7 +118,11 @@ def grade_all(submissions: Sequence[Submission], out: Path, jobs: int = 1, limit
     Submissions whose result in `out` graded the notebook that is there now are skipped unless
     `force`; their stored records are returned with the rest (`Records.kept` counts them). One run
     at a time holds `out`: a second one waits, saying so (`results_lock`).
+
+    Raises `sandbox.SandboxUnavailable` before it touches `out` when `limits` ask for a sandbox that
+    cannot be built here; says once that there is none when they do not.
     """
+    require_sandbox() if limits.sandbox else warn_unsandboxed()
     with results_lock(out):
         return _grade_all(submissions, out, jobs, limits, force, runner)
 
@@ -139,12 +143,7 @@ def _grade_all(submissions: Sequence[Submission], out: Path, jobs: int, limits: 
 
 
 def prepare(todo: Sequence[Submission], out: Path, limits: Limits) -> Batch:
-    """Load the lessons of `todo` and compute their references; hide results, cache and submissions.
-
-    Raises `sandbox.SandboxUnavailable` before any work when `limits` ask for a sandbox that
-    cannot be built here; says once that there is none when they do not.
-    """
-    require_sandbox() if limits.sandbox else warn_unsandboxed()
+    """Load the lessons of `todo` and compute their references; hide results, cache and submissions."""
     assignments = sorted({s.assignment for s in todo})
     lesson_of = {a: lessons.load(a) for a in assignments}
     reference_of = {a: reference_observations(lesson_of[a]) for a in assignments}
