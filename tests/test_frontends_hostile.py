@@ -276,3 +276,37 @@ def test_nbgrader_refuses_such_a_course_before_it_records_a_student(tmp_path):
     if (course / "gradebook.db").exists():
         with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
             assert gradebook.students == []
+
+
+def test_the_gradebook_refuses_a_result_of_an_earlier_hand_in(tmp_path):
+    """Issue 36: a batch result of the first hand-in was stored over nbgrader's grade of the
+    resubmission (12 to 0), although it records the notebook's sha256. Now it is refused, naming the
+    student, unless --force."""
+    import hashlib
+
+    from nbgrader.api import Gradebook
+
+    from tests.test_nbgrader import nbgrader
+
+    course = scratch_course(tmp_path)
+    assert nbgrader(course, "generate_assignment", ASSIGNMENT).returncode == 0
+    earlier = nbformat.writes(nbformat.v4.new_notebook()).encode()
+    record = {"student": "alice", "assignment": ASSIGNMENT, "notebook": NOTEBOOK, "score": 0, "max_score": FULL,
+              "status": "graded", "reason": "", "notebook_sha256": hashlib.sha256(earlier).hexdigest(),
+              "exercises": [{"id": e.id, "points": 0, "max_points": e.points, "passed": False, "outcomes": []}
+                            for e in LESSON.exercises]}
+    (tmp_path / "results" / "alice").mkdir(parents=True)
+    (tmp_path / "results" / "alice" / f"{ASSIGNMENT}.json").write_text(json.dumps(record))
+    hand_in(course / "submitted", "alice", lean_solution())  # the resubmission nbgrader holds
+
+    def alice() -> float | None:
+        with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+            return {s.student.id: s.score for s in gradebook.assignment_submissions(ASSIGNMENT)}.get("alice")
+
+    refused = autograder("gradebook", tmp_path / "results", "--db", course / "gradebook.db")
+    assert refused.returncode == 1, refused.stderr
+    assert f"alice/{ASSIGNMENT}: the result graded a notebook with sha256 {record['notebook_sha256'][:12]}, " \
+           f"but nbgrader's submission {course / 'submitted' / 'alice' / ASSIGNMENT / NOTEBOOK} has" in refused.stderr
+    assert alice() is None
+    forced = autograder("gradebook", tmp_path / "results", "--db", course / "gradebook.db", "--force")
+    assert forced.returncode == 0 and alice() == 0, forced.stderr
