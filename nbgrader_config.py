@@ -58,6 +58,9 @@ if "nbgrader" in sys.modules:
         SanitizeHTML,  # what the student wrote cannot run in formgrader or the feedback page
         IgnorePattern, ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades, AssignLatePenalties, CheckCellMetadata]
     c.GenerateFeedback.preprocessors = [GetGrades, CSSHTMLHeaderPreprocessor, SanitizeHTML]
+    # `nbgrader export`: quoted cells, none a spreadsheet would run as a formula (a student id `=HYPERLINK(...)`).
+    from autograder.frontends.nbgrader_export import SafeCsvExportPlugin
+    c.ExportApp.plugin_class = SafeCsvExportPlugin
 
 # The engine's knobs, shared with `python -m autograder grade` (which reads this file; its flags
 # override single values). These are the defaults.

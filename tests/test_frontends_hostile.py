@@ -310,3 +310,28 @@ def test_the_gradebook_refuses_a_result_of_an_earlier_hand_in(tmp_path):
     assert alice() is None
     forced = autograder("gradebook", tmp_path / "results", "--db", course / "gradebook.db", "--force")
     assert forced.returncode == 0 and alice() == 0, forced.stderr
+
+
+EVIL_IDS = ("=HYPERLINK(\"http://evil.example\",\"x\")", "+cmd", "=cmd|' -C calc'!A0", "doe, jane", "@SUM(A1)",
+            "-2+3", "\tfoo", "plain")
+
+
+def test_nbgrader_export_quotes_cells_and_runs_no_formula(tmp_path):
+    """Issue 36: stock `nbgrader export` wrote these ids raw and unquoted; the course's plugin
+    (`c.ExportApp.plugin_class`) keeps each in its cell, neutralised."""
+    from nbgrader.api import Gradebook
+
+    from tests.test_nbgrader import nbgrader
+
+    course = scratch_course(tmp_path)
+    assert nbgrader(course, "generate_assignment", ASSIGNMENT).returncode == 0
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+        for student in EVIL_IDS:
+            gradebook.update_or_create_student(student, first_name="=1+1", last_name="O'Neil, \"Jr\"")
+    exported = nbgrader(course, "export")
+    assert exported.returncode == 0, exported.stderr[-2000:]
+    rows = list(csv.DictReader((course / "grades.csv").open(newline="")))
+    assert all(None not in row and len(row) == 11 for row in rows), "a comma shifted the columns"
+    got = sorted(row["student_id"] for row in rows)
+    assert got == sorted(["'" + s if s[0] in "=+-@" else s for s in EVIL_IDS if s != "\tfoo"] + ["\\tfoo"])
+    assert {(row["first_name"], row["last_name"]) for row in rows} == {("'=1+1", "O'Neil, \"Jr\"")}

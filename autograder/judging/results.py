@@ -171,6 +171,12 @@ def csv_safe(value: Any) -> Any:
     return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
 
 
+def csv_cell(value: Any) -> Any:
+    """`value` as a spreadsheet may read it: text with each control character escaped (`one_line`)
+    and a formula's start neutralised (`csv_safe`); numbers unchanged."""
+    return csv_safe(one_line(value) if isinstance(value, str) else value)
+
+
 def write_class_csv(out: Path, records: Iterable[dict[str, Any]]) -> Path:
     """`OUT/grades.csv`: one row per submission, no cell a spreadsheet would take for a formula, no
     control character (a newline, an escape sequence in a folder's name) but as a visible escape."""
@@ -179,7 +185,7 @@ def write_class_csv(out: Path, records: Iterable[dict[str, Any]]) -> Path:
     writer.writeheader()
     for r in records:
         row = {**r, "reason": " ".join(str(r.get("reason", "")).split())}
-        writer.writerow({k: csv_safe(one_line(v) if isinstance(v, str) else v) for k, v in row.items()})
+        writer.writerow({k: csv_cell(v) for k, v in row.items()})
     path = out / "grades.csv"
     atomic_write(path, buffer.getvalue())
     return path
