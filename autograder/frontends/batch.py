@@ -24,6 +24,7 @@ from autograder.course import lessons
 from autograder.course.spec import Lesson
 from autograder.engine.devices import DeviceSlots
 from autograder.engine.forkserver import Zygotes
+from autograder.engine.leftovers import remove_leftovers, say_removed
 from autograder.engine.limits import Limits
 from autograder.engine.sandbox import require_sandbox, warn_unsandboxed
 from autograder.engine.untrusted import one_line
@@ -120,9 +121,11 @@ def grade_all(submissions: Sequence[Submission], out: Path, jobs: int = 1, limit
     at a time holds `out`: a second one waits, saying so (`results_lock`).
 
     Raises `sandbox.SandboxUnavailable` before it touches `out` when `limits` ask for a sandbox that
-    cannot be built here; says once that there is none when they do not.
+    cannot be built here; says once that there is none when they do not. Removes what a grader
+    killed before left behind (`leftovers`), saying so.
     """
     require_sandbox() if limits.sandbox else warn_unsandboxed()
+    say_removed(remove_leftovers())
     with results_lock(out):
         return _grade_all(submissions, out, jobs, limits, force, runner)
 
