@@ -150,7 +150,17 @@ def _fifo(path):
     os.mkfifo(path)
 
 
-@pytest.mark.parametrize("make,kind", [(_fifo, "a named pipe (FIFO)"), (make_socket, "a socket")])
+def _null_device(path):
+    import os
+    import stat
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o600, os.makedev(1, 3))  # /dev/null's numbers
+    except PermissionError:
+        pytest.skip("making a device needs root")
+
+
+@pytest.mark.parametrize("make,kind", [(_fifo, "a named pipe (FIFO)"), (make_socket, "a socket"),
+                                       (_null_device, "a character device")])
 def test_a_special_file_as_notebook_is_invalid_and_says_what_it_is(tmp_path, make, kind):
     """Read without blocking (a FIFO nobody writes to), and named for what it is: never "no notebook
     named X: found only X", which a socket got when opening it failed."""
