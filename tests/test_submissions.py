@@ -43,11 +43,13 @@ def test_a_notebook_under_another_name_is_graded_as_the_lesson_and_says_so(tmp_p
     assert reason == f"graded rebuild_vs_feed-Copy1.ipynb as {NOTEBOOK} (handed in under another name)"
 
 
-def test_the_expected_name_wins_over_other_notebooks(tmp_path):
+def test_the_expected_name_wins_over_other_notebooks_and_the_reason_names_them(tmp_path):
+    """A student who handed in final_version.ipynb beside the untouched lesson notebook got 0 with no
+    word of the other file."""
     path = folder(tmp_path)
     (path / NOTEBOOK).write_text(VALID)
-    (path / "scratch.ipynb").write_text(VALID)
-    assert read(only(tmp_path)) == ("graded", "", NOTEBOOK)
+    (path / "final_version.ipynb").write_text(VALID)
+    assert read(only(tmp_path)) == ("graded", f"also found final_version.ipynb: not graded, {NOTEBOOK} is", NOTEBOOK)
 
 
 @pytest.mark.parametrize("files,found", [

@@ -55,6 +55,11 @@ def notebook_in(folder: Path, expected: str) -> Path:
     return notebooks[0] if len(notebooks) == 1 else folder / expected
 
 
+def other_notebooks(path: Path) -> list[str]:
+    """The names of the notebooks beside `path` in its folder (the ones the grader does not grade)."""
+    return [n for n in _names(path.parent) if n.endswith(".ipynb") and n != path.name]
+
+
 def _names(folder: Path) -> list[str]:
     """The visible entries of `folder` (no dot files, no .ipynb_checkpoints), sorted; [] if unreadable."""
     try:
