@@ -145,3 +145,14 @@ def gradable(course: Path) -> Path:
 def course(tmp_path) -> Path:
     """A scratch course with the course's config; without bubblewrap, deliberately unsandboxed."""
     return gradable(scratch_course(tmp_path))
+
+
+def make_socket(path: Path) -> None:
+    """A Unix socket file at `path`, however long (a socket's address may hold only 108 bytes):
+    bound in a short folder, then moved."""
+    import socket
+    import tempfile
+
+    with tempfile.TemporaryDirectory(dir="/tmp") as short, socket.socket(socket.AF_UNIX) as s:
+        s.bind(f"{short}/s")
+        os.rename(f"{short}/s", path)

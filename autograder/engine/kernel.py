@@ -35,6 +35,7 @@ from autograder.engine.forkserver import Zygote, kill_all, zygote_kernel_manager
 from autograder.engine.jail import MAX_PROCESSES
 from autograder.engine.limits import Limits
 from autograder.engine.nanny import TAG, kill_descendants, kill_tagged
+from autograder.engine.owner import owner_tag
 from autograder.engine.sandbox import (
     Confinement,
     SandboxedKernelManager,
@@ -202,7 +203,7 @@ def execute_and_observe(nb: nbformat.NotebookNode, assignment: str,
     nonce = secrets.token_hex(16)
     runnable = runnable_notebook(nb, assignment, cases_by_exercise, nonce)
     execution = Execution()
-    with tempfile.TemporaryDirectory(prefix="tfcourse-") as base:
+    with tempfile.TemporaryDirectory(prefix=f"tfcourse-{owner_tag()}-") as base:
         launch = _launch(Path(base), hidden, limits, zygote)
         client = CappedClient(
             runnable, limits.output_bytes, km=launch.km, timeout=limits.cell_timeout, allow_errors=True,

@@ -25,7 +25,7 @@ from autograder.judging.lean import lesson_cut
 from autograder.judging.reference import Observations, release_path
 from autograder.judging.replaying import observe_notebook
 from autograder.judging.screening import Finding
-from autograder.judging.submissions import NotPlain, Submission, found_in, plain_notebook_bytes
+from autograder.judging.submissions import NotPlain, Submission, found_in, other_notebooks, plain_notebook_bytes
 
 
 @dataclass
@@ -76,6 +76,8 @@ class ReadNotebook(Step):
             return
         g.sha256 = notebook_hash(data)
         notes = [f"graded {path.name} as {expected} (handed in under another name)"] if path.name != expected else []
+        if path.name == expected and (others := other_notebooks(path)):
+            notes.append(f"also found {', '.join(others)}: not graded, {expected} is")
         try:
             original = nbformat.reads(data.decode("utf-8"), as_version=nbformat.NO_CONVERT)
             version = original.nbformat  # read first: convert() upgrades in place
