@@ -24,7 +24,7 @@ from autograder.course import lessons
 from autograder.engine.untrusted import UNNAMED_EXCEPTION
 from autograder.judging.reference import solution_path
 from autograder.judging.screening import screen_sources, verdict
-from tests.conftest import LIMITS, without_screen
+from tests.conftest import LIMITS, without_audit_hook, without_screen
 from tests.honest import HONEST as HONEST_CORPUS
 from tests.honest import honest_notebook
 from tests.mutants import mutants_of
@@ -56,14 +56,29 @@ def mutant_with(name: str, method: str) -> str:
     return f"{head}{opening}{signature}\n        {{forge}}\n{body}"
 
 
-# A NumPy answer (numpy-answer: no session run) that will bump the probe's run counter.
-NUMPY_JUDGE = mutant_with("judge_numpy_compare", "judge") + '''
+def solution_with_judge(body: str) -> str:
+    """Lesson 2's ThresholdJudge as solved, with `body` as its judge(self, x)."""
+    source = next(c.source for c in nbformat.read(solution_path(LESSON), as_version=4).cells
+                  if c.metadata.get("nbgrader", {}).get("grade_id") == "threshold_judge_solution")
+    head, _ = source.split("    def judge(self, x):")
+    return f"{head}    def judge(self, x):\n{textwrap.indent(textwrap.dedent(body), ' ' * 8)}"
 
-def bump(probe_frame):
-    counter = probe_frame.f_locals.get("runs")  # the probe's CallCounter of Session.run
-    if counter is not None:
-        counter.count += 1
+
+# The graph built as asked, but the answer computed in NumPy (numpy-answer), then written into the
+# probe's record of runs as if a run fed x had returned it: with neither screen nor audit hook, full marks.
+def numpy_judge(forge: str) -> str:
+    """That judge, with `forge` run between computing the NumPy answer and returning it."""
+    return solution_with_judge(f"answer = np.asarray(x, np.float32) >= np.float32(self.options['threshold'])\n"
+                               f"{forge}\nreturn answer\n") + '''
+
+def record(probe_frame, x, answer):
+    runs = probe_frame.f_locals.get("runs") if probe_frame is not None else None
+    if runs is not None and hasattr(runs, "calls"):  # the probe's RunsRecorded
+        runs.count += 1
+        runs.calls.append(([np.asarray(x, np.float32)], [np.asarray(answer)]))
 '''
+
+
 # An assign op built per call, in a finalized graph (assign-per-call).
 ASSIGN_PER_CALL = mutant_with("variable_assign_per_call", "set_threshold")
 # Rebinds the dict instead of changing it (rebound-dict), then forges the probe's output.
@@ -81,21 +96,22 @@ FORGE_PAYLOAD = '''import re
 
 FORGERIES = [
     Forgery("frame-walk", "threshold_judge", "threshold_judge_solution",
-            NUMPY_JUDGE.replace('{forge}', 'import sys\n        bump(sys._getframe(1))'), zeroed=True),
+            numpy_judge("import sys\nrecord(sys._getframe(1), x, answer)"), zeroed=True),
     Forgery("traceback-frame", "threshold_judge", "threshold_judge_solution",
-            NUMPY_JUDGE.replace('{forge}', 'try:\n            raise ValueError\n        except ValueError as e:\n'
-                                     '            bump(e.__traceback__.tb_frame.f_back)'), zeroed=True),
-    Forgery("settrace", "threshold_judge", "threshold_judge_solution", NUMPY_JUDGE.replace('{forge}', "pass") + '''
+            numpy_judge("try:\n    raise ValueError\nexcept ValueError as e:\n"
+                        "    record(e.__traceback__.tb_frame.f_back, x, answer)"), zeroed=True),
+    Forgery("settrace", "threshold_judge", "threshold_judge_solution", numpy_judge("pass") + '''
 import sys
-def bump(frame, event, arg):
-    if event == "return" and frame.f_code.co_name == "judge" and "runs" in frame.f_back.f_locals:
-        frame.f_back.f_locals["runs"].count += 1
-    return bump
-sys.settrace(bump)
+def tracer(frame, event, arg):
+    if event == "return" and frame.f_code.co_name == "judge":
+        record(frame.f_back, frame.f_locals["x"], arg)
+    return tracer
+sys.settrace(tracer)
 ''', zeroed=True),
-    Forgery("code-swap", "variable_judge", "variable_judge_solution", ASSIGN_PER_CALL.replace('{forge}', "pass") + '''
+    Forgery("code-swap", "threshold_judge", "threshold_judge_solution",
+            numpy_judge("self.sess.run(self.threshold, {self.threshold: 0.0})  # a run for show") + '''
 import autograder.inkernel.probing as probing
-probing.FinalizedGraphGuard.__exit__.__code__ = (lambda self, *exc: True).__code__
+probing.RunsRecorded.returned.__code__ = (lambda self, answer, fed: True).__code__
 ''', zeroed=True),
     Forgery("finalized-flag", "variable_judge", "variable_judge_solution",
             ASSIGN_PER_CALL.replace('{forge}', "self.sess.graph._finalized = False")),
@@ -204,6 +220,29 @@ def grade_batch(root: Path, with_screen: bool) -> dict[str, dict]:
 def graded(tmp_path_factory) -> dict[str, dict[str, dict]]:
     return {"screened": grade_batch(tmp_path_factory.mktemp("screened"), True),
             "unscreened": grade_batch(tmp_path_factory.mktemp("unscreened"), False)}
+
+
+# The forgeries the run-time audit hook stops: frames, tracebacks' frames, a trace hook, a code swap.
+HOOKED = ("frame-walk", "traceback-frame", "settrace", "code-swap")
+
+
+@pytest.mark.slow
+def test_without_the_audit_hook_each_forgery_it_stops_earns_its_points(tmp_path):
+    """The witness of the hook (issue 33): with neither the screen nor the hook, each of these
+    forgeries keeps its exercise's full points, so the 0 they get with the hook is the hook's doing."""
+    from autograder.frontends.batch import grade_all
+    from autograder.judging.submissions import discover
+
+    for forgery in (f for f in FORGERIES if f.name in HOOKED):
+        folder = tmp_path / "submitted" / forgery.name / ASSIGNMENT
+        folder.mkdir(parents=True)
+        nbformat.write(notebook(forgery), folder / LESSON.notebook)
+    with without_screen(), without_audit_hook():
+        records = grade_all(discover([tmp_path / "submitted"]), tmp_path / "results", jobs=2, limits=LIMITS)
+    for record in records:
+        forgery = next(f for f in FORGERIES if f.name == record["student"])
+        result = json.loads((tmp_path / "results" / record["student"] / f"{ASSIGNMENT}.json").read_text())
+        assert exercise(result, forgery.exercise)["passed"], (forgery.name, exercise(result, forgery.exercise)["feedback"])
 
 
 def exercise(record: dict, exercise_id: str) -> dict:

@@ -104,16 +104,20 @@ def cell_file_hashes(sources: Iterable[str]) -> list[int]:
     return sorted(murmur2_x86(source, get_tmp_hash_seed()) for source in sources)
 
 
+def first_cell_source(assignment: str) -> str:
+    """The grader's first cell, before any submission code: the integrity snapshot and the audit hook."""
+    instructor = cell_file_hashes(released_sources(assignment))
+    return (f"import autograder.inkernel.probe, autograder.course.lessons.l{assignment}, autograder.inkernel.integrity\n"
+            "import autograder.inkernel.audit\n"
+            "autograder.inkernel.integrity.snapshot()\n"
+            f"autograder.inkernel.audit.install({instructor!r})")
+
+
 def runnable_notebook(nb: nbformat.NotebookNode, assignment: str,
                       cases_by_exercise: Mapping[str, Sequence[Case]], nonce: str) -> nbformat.NotebookNode:
     """A first cell that records what the probes rely on (`integrity`) and installs the audit hook
     (`audit`), the notebook's code cells minus check cells, then the probe cells (`probe_requests`)."""
-    instructor = cell_file_hashes(released_sources(assignment))
-    snapshot = nbformat.v4.new_code_cell(
-        f"import autograder.inkernel.probe, autograder.course.lessons.l{assignment}, autograder.inkernel.integrity\n"
-        "import autograder.inkernel.audit\n"
-        "autograder.inkernel.integrity.snapshot()\n"
-        f"autograder.inkernel.audit.install({instructor!r})", metadata={"autograder_snapshot": True})
+    snapshot = nbformat.v4.new_code_cell(first_cell_source(assignment), metadata={"autograder_snapshot": True})
     cells = [snapshot] + [nbformat.v4.new_code_cell(c.source) for c in nb.cells
                           if c.cell_type == "code" and not is_check_cell(c)]
     requests = probe_requests(cases_by_exercise)
