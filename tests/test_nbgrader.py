@@ -301,8 +301,8 @@ def test_either_order_gives_the_same_gradebook(course):
 
 @pytest.mark.slow
 def test_forgeries_and_leaks_get_the_batch_graders_verdict_under_nbgrader_autograde(course):
-    """The screen zeroes a forgery built from a construct with no honest use, a flagged forgery loses
-    its exercise at run time, the honest corpus keeps full marks, and the leaks of issue 23 show no
+    """Every forgery of tests/test_forgery.py gets the batch grader's verdict: zeroed when built from
+    a construct with no honest use, else 0 for its exercise at run time; the honest corpus keeps full marks, and the leaks of issue 23 show no
     hidden input in the check cells' reports, which are nbgrader's feedback: the batch grader's
     verdicts, through nbgrader (issue 33)."""
     from autograder.engine.untrusted import UNNAMED_EXCEPTION
@@ -313,17 +313,15 @@ def test_forgeries_and_leaks_get_the_batch_graders_verdict_under_nbgrader_autogr
     lesson = lessons.load(assignment)
     assert nbgrader(course, "generate_assignment", assignment, "--force").returncode == 0
     submit(course, "honest", assignment, solution_path(lesson))
-    zeroed = next(f for f in FORGERIES if f.zeroed)
-    flagged = next(f for f in FORGERIES if not f.zeroed)
-    for forgery in [zeroed, flagged, *LEAKS]:
+    for forgery in [*FORGERIES, *LEAKS]:
         submit(course, forgery.name, assignment, notebook(forgery, checks=True))
     for name in HONEST:
         submit(course, name, assignment, honest_notebook(name))
     run = autograde(course, assignment)
     retune = lesson.exercise("retune").points
-    forged = lesson.exercise(flagged.exercise).points
     assert scores(course, assignment) == {
-        "honest": lesson.max_score, zeroed.name: 0, flagged.name: lesson.max_score - forged,
+        "honest": lesson.max_score,
+        **{f.name: 0 if f.zeroed else lesson.max_score - lesson.exercise(f.exercise).points for f in FORGERIES},
         **{leak.name: lesson.max_score - retune for leak in LEAKS},
         **dict.fromkeys(HONEST, lesson.max_score)}, run.stderr[-3000:]
     for leak in LEAKS:
