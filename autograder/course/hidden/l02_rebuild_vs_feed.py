@@ -10,6 +10,8 @@ CASES = {
     "threshold_graph": [
         ("several feeds, including one above every input", {"x": [1.0, 2.0, 3.0, 4.0], "default": 2.5, "feeds": [0.0, 3.0, 10.0]}),
         ("a single feed equal to an input", {"x": [-0.3, 0.3], "default": 0.0, "feeds": [0.3]}),
+        ("a whole-number (int) default, fed thresholds between whole numbers",
+         {"x": [0.0, 0.5, 1.0, 2.0], "default": 1, "feeds": [0.5, 1.5]}),
     ],
     "variable_judge": [
         ("several new thresholds, one back at the first", {"x": [1.0, 2.0, 3.0, 4.0], "first": 2.0, "seconds": [4.0, 0.0, 2.5]}),
