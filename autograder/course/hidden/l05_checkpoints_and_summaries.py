@@ -33,6 +33,8 @@ CASES = {
         ("the best value between periodic saves", {"val_losses": [1.0, 1.2, 0.7, 0.75, 0.72, 0.3, 0.31], "save_every": 3}),
         ("saving every step", {"val_losses": [0.5, 0.4, 0.45, 0.42, 0.41], "save_every": 1}),
         ("a tie with the best so far, losses above one", {"val_losses": [3.0, 2.5, 2.5, 2.7, 2.0, 2.0], "save_every": 2}),
+        ("losses with six decimals, new bests by 1e-5 and less",
+         {"val_losses": [0.812345, 0.812335, 0.812336, 0.81233, 0.81233, 0.812329], "save_every": 2}),
     ],
     "log_training": [
         ("a short run", {"seed": 9, "steps": 3, "learning_rate": 0.05}),
