@@ -49,8 +49,10 @@ LESSON = Lesson(
                       "'current') was read or written. get_collection(key, scope) treats the scope as a "
                       "regular expression matched at the start of each name (re.match), so 'current' also "
                       "matches 'current_old/...': pass re.escape(src_scope) + '/' and re.escape(dst_scope) "
-                      "+ '/' so only variables inside the scope are selected.",
-                      same("decoy_written"), shows=("decoy_written",)),
+                      "+ '/' so only variables inside the scope are selected. (A KeyError or ValueError "
+                      "raised only while that other scope exists is this mistake too: its variables were "
+                      "taken for sources or destinations.)",
+                      same("decoy_written"), shows=("decoy_written", "decoy_raised")),
                 Check("non-trainable-source", "copies only the trainable variables of the source",
                       "The partner of a non-trainable source variable was overwritten. The sources are the "
                       "*trainable* variables under src_scope (tf1.trainable_variables(src_scope + '/')); "
@@ -202,9 +204,14 @@ LESSON = Lesson(
                       "The update changed a source variable: assign to the target only.",
                       same("sources"), shows=("sources",)),
                 Check("computed-not-assigned", "changes the target variables in place",
-                      "The targets keep their old values. Computing tau * s + (1 - tau) * t (with "
+                      "A target kept its old value. Computing tau * s + (1 - tau) * t (with "
                       "map_structure or in a loop) only makes new tensors; call t.assign(...) to change "
-                      "the variable.", same("values"), shows=("values",)),
+                      "the variable.", holds(lambda got: got["assigned"] is True), shows=("values",)),
+                Check("paired-by-position", "mixes each target with the source of the same key",
+                      "The targets changed, but not to tau * source + (1 - tau) * target of the same "
+                      "key. Pair the leaves by key: tf.nest.flatten lists a dict's leaves in sorted key "
+                      "order on both sides, while dict.values() lists them in insertion order, which the "
+                      "target and the source need not share.", same("values"), shows=("values",)),
                 Check("changed-before-error", "raises before changing any target",
                       "The call raised, but only after it had already assigned some targets, so a failed "
                       "update leaves the copy half-updated. zip(..., strict=True) raises only when it "
@@ -256,7 +263,7 @@ REQUIREMENTS = {
     },
     "polyak_update": {
         "In place: every target variable": ("computed-not-assigned", "replaced-not-assigned"),
-        "<- tau * source + (1 - tau) * target": "copied-backwards",
+        "<- tau * source + (1 - tau) * target": ("copied-backwards", "paired-by-position"),
         "Raises ValueError (or TypeError) when the two structures differ": "silent-zip",
         "before changing anything": "changed-before-error",
     },
