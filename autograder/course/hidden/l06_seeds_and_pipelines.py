@@ -15,6 +15,8 @@ CASES = {
         ("one fixed order for every epoch, with repeated values", {"data": [1, 1, 2, 3, 5, 8, 13], "seed": 11, "reshuffle": False, "epochs": 3}),
         ("a list longer than the public ones", {"data": list(range(100, 113)), "seed": 4, "reshuffle": True, "epochs": 2}),
         ("a single epoch", {"data": [7, 8, 9, 10], "seed": 2, "reshuffle": True, "epochs": 1}),
+        # "Any length": past the 1000 a capped buffer (shuffle(min(len(data), 1000))) would hold.
+        ("a list longer than 1000", {"data": list(range(1030)), "seed": 6, "reshuffle": True, "epochs": 2}),
     ],
     "batch_reader": [
         ("a last batch that is short", {"features": [[float(3 * i + j) for j in range(3)] for i in range(7)], "batch_size": 2, "calls": 4}),

@@ -110,15 +110,16 @@ LESSON = Lesson(
                       "The order changed between two sessions: the shuffle has no seed, so every new "
                       "iterator draws a fresh one. Pass seed= to shuffle.",
                       holds(lambda got: got["sessions_agree"]), shows=("sessions_agree",)),
+                Check("repeats-forever", "ends after exactly `epochs` epochs",
+                      "The dataset does not yield exactly epochs * len(data) elements before it raises "
+                      "OutOfRangeError (the number it yielded is shown). Shuffle, then repeat(epochs): "
+                      "repeat() with no count never ends, and no repeat or a smaller count ends early.",
+                      holds(lambda got: got["ends_after_epochs"]), shows=("elements",)),
                 Check("repeat-before-shuffle", "makes every epoch a permutation of the data",
                       "An epoch is not a permutation of the data: shuffling after repeat mixes copies "
                       "across epoch boundaries, so an element can appear twice in one epoch and not at "
                       "all in another. Shuffle first, then repeat.",
                       holds(lambda got: got["permutations"]), shows=("permutations",)),
-                Check("repeats-forever", "ends after `epochs` epochs",
-                      "The dataset went on after `epochs` epochs: repeat() without a count repeats forever. "
-                      "Use repeat(epochs).", holds(lambda got: got["ends_after_epochs"]),
-                      shows=("ends_after_epochs",)),
                 Check("wrong-dtype", "yields the elements of `data` unchanged",
                       "The elements changed type: build the dataset from the list itself "
                       "(from_tensor_slices(data)), without converting it.", same("kinds"), shows=("kinds",)),
