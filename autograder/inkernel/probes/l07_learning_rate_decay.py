@@ -228,6 +228,9 @@ def _either_side_of_restarts(mine, theirs, steps, learning_rate, decay_steps, al
     against float64, or another libm. Either the end of the previous period (learning_rate * alpha) or
     the start of the next (learning_rate * ((1 - alpha) * m_mul**i + alpha)) is then accepted as
     TensorFlow's value; the steps beside each restart still tell a wrong period from a right one.
+    The end of the previous period is accepted only where one of those ways of computing the index
+    does round below it (`_restart_index_may_round_down`): elsewhere a step on a restart begins the
+    new period, and an index off by one there is its own failure.
     """
     from fractions import Fraction
 
@@ -245,10 +248,32 @@ def _either_side_of_restarts(mine, theirs, steps, learning_rate, decay_steps, al
         i = starts.get(Fraction(int(step)))
         if i is None:
             continue
-        sides = (learning_rate * alpha, learning_rate * ((1 - alpha) * m_mul ** i + alpha), theirs[k])
+        sides = [learning_rate * ((1 - alpha) * m_mul ** i + alpha), theirs[k]]
+        if _restart_index_may_round_down(step, decay_steps, t_mul, i):
+            sides.append(learning_rate * alpha)   # the end of the previous period
         if any(np.isclose(mine[k], side, rtol=RTOL, atol=ATOL) for side in sides):
             mine[k] = theirs[k]
     return mine
+
+
+def _restart_index_may_round_down(step, decay_steps, t_mul, i):
+    """Whether an honest computation of the period index at the restart `step` gives i - 1: the text's
+    log(1 - p * (1 - t_mul)) / log(t_mul), log1p(p * (t_mul - 1)) / log(t_mul), or walking the periods
+    (start += length; length *= t_mul), each in float64 and in float32 (TensorFlow's)."""
+    if t_mul == 1.0:
+        return False
+    with np.errstate(all="ignore"):
+        for dtype in (np.float64, np.float32):
+            p, t, one = dtype(step) / dtype(decay_steps), dtype(t_mul), dtype(1)
+            if any(np.floor(v) < i for v in (np.log(one - p * (one - t)) / np.log(t),
+                                            np.log1p(p * (t - one)) / np.log(t))):
+                return True
+            start, length = dtype(0), dtype(decay_steps)
+            for _ in range(i):
+                start, length = start + length, length * t
+            if dtype(step) < start:
+                return True
+    return False
 
 
 class _DefaultSessionUsed(Exception):
