@@ -120,8 +120,10 @@ LESSON = Lesson(
                       "substring test removes both.",
                       same("trainable"), shows=("trainable",)),
                 Check("edit-after-minimize", "leaves the excluded variables untrained",
-                      "The excluded variables were trained. minimize() reads the trainable collection "
-                      "once, when it is built: edit the collection before you build it.",
+                      "The final values are not those of training only the variables left trainable (the "
+                      "got and expected values are shown): an excluded variable moved, or a trained one "
+                      "did not move as it should. minimize() reads the trainable collection once, when it "
+                      "is built: edit the collection before you build it, then train with it.",
                       same("final"), shows=("final",)),
                 Check("global-collection", "keeps every variable in GLOBAL_VARIABLES",
                       "Only TRAINABLE_VARIABLES should change: an excluded variable is still a model "

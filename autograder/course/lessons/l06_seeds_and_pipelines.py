@@ -88,10 +88,10 @@ LESSON = Lesson(
                       "lives in the session's kernels: open a new Session on the same graph.",
                       holds(lambda got: got["replays"]), shows=("replays",)),
                 Check("replayed-from-python", "replays by restarting the op, not from a Python cache",
-                      "replay() opened no session, so the repeated values came from Python, not from the op: "
-                      "a list of past draws grows without end and is not what the exercise asks. The "
-                      "generator's position lives in the session's kernels: open a new Session on the same "
-                      "graph (and close the old one).",
+                      "The draws after replay() repeat the first ones, but replay() opened no session, and "
+                      "only a new session restarts the op: the repeated values did not come from "
+                      "restarting it. The generator's position lives in the session's kernels: open a new "
+                      "Session on the same graph (and close the old one).",
                       holds(lambda got: got["replay_opens_session"]), shows=("replay_opens_session",)),
                 Check("wrong-sequence", "draws the values of uniform(shape, seed=seed)",
                       "The draws are not those of tf1.random.uniform(shape, seed=seed) with no graph-level "
