@@ -172,3 +172,43 @@ def strategies():
         "polyak_update": [("drawn: a list or a dict of variables of other shapes, maybe nested, a tau in (0, 1]",
                            polyak_update(), 2)],
     }
+
+# What each promise of REQUIREMENTS ranges over (its dimension) and a hidden situation that reaches it
+# there: {exercise: {promise: {dimension: words of a hidden case's situation}}}. `tests/test_drawn.py`
+# fails when a promise has no dimension, or a dimension no hidden case.
+DIMENSIONS = {
+    "sync_op": {
+        "copies each trainable variable under `src_scope`": {"a prefix-sharing decoy": "a decoy scope sharing a prefix",
+                                                              "non-trainable sources": "a non-trainable source variable"},
+        "into its partner, the global variable under `dst_scope` with the same relative name": {
+            "orders": "scopes that differ in order", "repeated scope names": "repeats its scope's name"},
+        "Raises KeyError (a source has no partner)": {"names with digits and nesting": "scope and variable names with digits"},
+        "or ValueError (shapes differ), naming the variable": {"shapes of equal size": "as many elements",
+                                                               "scalars": "scalar variables"},
+    },
+    "current_and_past": {
+        "net_fn(x) under scope \"current\"": {"sizes": "a one-unit input"},
+        "and again under scope \"past\"": {"sizes": "a wider input"},
+        "a custom_getter that reads every variable of the copy through tf.stop_gradient": {
+            "non-trainable variables": "a non-trainable variable of its own"},
+    },
+    "lagged_trainer": {
+        "a \"past\" copy stays exactly one update behind": {"several steps": "several steps"},
+        "opens self.sess, initializes every variable and syncs once": {"one step": "one step"},
+        "returns (current_out, past_out) as evaluated before this step's sync and update": {
+            "large steps": "a large learning rate"},
+        "Trains a \"current\" copy of net_fn": {"non-trainable variables": "a non-trainable variable, one step"},
+        "builds no ops": {"other numbers of steps": "number of steps"},
+    },
+    "soft_update": {
+        "Return one op": {"several variables": "other numbers and shapes of variables"},
+        "target <- tau * source + (1 - tau) * target": {"tau = 1": "tau = 1", "small tau, several updates": "a small tau"},
+    },
+    "polyak_update": {
+        "In place: every target variable": {"lists and dicts": "a list of variables"},
+        "<- tau * source + (1 - tau) * target": {"keys in other orders": "its keys in another order",
+                                                 "keys out of alphabetical order": "out of alphabetical order"},
+        "Raises ValueError (or TypeError) when the two structures differ": {"nested structures": "nested structures"},
+        "before changing anything": {"dicts": "variables given as a dict"},
+    },
+}
