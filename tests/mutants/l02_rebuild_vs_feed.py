@@ -187,4 +187,4 @@ MUTANTS += [
 ]
 
 # Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
-PUBLIC = {"judge_strict_comparison", "graph_strict_comparison", "variable_strict_comparison"}
+PUBLIC = {"judge_strict_comparison", "graph_strict_comparison", "variable_strict_comparison", "graph_int_default"}

@@ -117,8 +117,9 @@ LESSON = Lesson(
                       "the threshold counts as True (tf.greater_equal, not tf.greater).",
                       same("fed"), shows=("fed",)),
             ),
-            cases=(Case("default 0.5, feeds 0.25 (a tie with an input) and 0.9",
-                        {"x": X, "default": 0.5, "feeds": [0.25, 0.9]}),),
+            # A whole-number default (an int32 placeholder would truncate fed thresholds) and a tie, in public.
+            cases=(Case("default 1 (a whole number), feeds 0.25 (a tie with an input) and 0.9",
+                        {"x": X, "default": 1, "feeds": [0.25, 0.9]}),),
         ),
         Exercise(
             id="variable_judge", symbol="VariableThresholdJudge", points=3, probe=probe_variable_judge,
