@@ -219,7 +219,9 @@ MUTANTS += [
             "        return tf.stop_gradient(variable) if len(variable.shape) > 1 else variable")),
     edited("soft_mixes_with_initial_target", "soft_update", "no-decay",
            ("(1.0 - tau) * target)", "(1.0 - tau) * target.initial_value)")),
-    edited("polyak_one_level", "polyak_update", "raised",
+    # Issue 34: it was "raised" (on nested structures) until a hidden source dict listed its keys in
+    # another order; pairing dict.values() by position is its mistake.
+    edited("polyak_one_level", "polyak_update", "paired-by-position",
            ("zip(tf.nest.flatten(target), tf.nest.flatten(source))",
             "zip(target.values() if isinstance(target, dict) else target,\n"
             "                    source.values() if isinstance(source, dict) else source)")),
@@ -254,3 +256,12 @@ MUTANTS += [
            ("if src.shape != dst.shape:", "if src.shape.num_elements() != dst.shape.num_elements():"),
            ("assigns.append(dst.assign(src))", "assigns.append(dst.assign(tf.reshape(src, dst.shape)))")),
 ]
+
+# Issue 34: the source as it was when the op was built; right whenever the sources never move during a probe.
+MUTANTS += [
+    edited("soft_mixes_with_initial_source", "soft_update", "stale-source",
+           ("tau * source + (1.0 - tau) * target", "tau * source.initial_value + (1.0 - tau) * target")),
+]
+
+# Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
+PUBLIC = {"soft_mixes_with_initial_source", "sync_prefix_raises"}

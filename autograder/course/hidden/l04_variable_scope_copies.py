@@ -45,6 +45,8 @@ CASES = {
     "soft_update": [
         ("tau = 1 (a full copy)", {"source": [[[1.0, 2.0], [3.0, 4.0]]], "target": [[[0.0, 0.0], [0.0, 0.0]]], "tau": 1.0, "steps": 2}),
         ("a small tau over several steps", {"source": [[5.0], [-1.0, 1.0]], "target": [[1.0], [1.0, -1.0]], "tau": 0.25, "steps": 4}),
+        ("sources that move down between updates", {"source": [[2.0, 0.0]], "target": [[0.0, 0.0]], "tau": 0.5,
+                                                     "steps": 3, "moves": -0.5}),
     ],
     "polyak_update": [
         ("variables given as a dict, tau = 1", {"target": {"kernel": [[1.0, 2.0], [3.0, 4.0]], "bias": [0.0, 0.0]},
@@ -202,7 +204,8 @@ DIMENSIONS = {
     },
     "soft_update": {
         "Return one op": {"several variables": "other numbers and shapes of variables"},
-        "target <- tau * source + (1 - tau) * target": {"tau = 1": "tau = 1", "small tau, several updates": "a small tau"},
+        "target <- tau * source + (1 - tau) * target": {"tau = 1": "tau = 1", "small tau, several updates": "a small tau",
+                                                        "sources that change during the probe": "sources that move"},
     },
     "polyak_update": {
         "In place: every target variable": {"lists and dicts": "a list of variables"},

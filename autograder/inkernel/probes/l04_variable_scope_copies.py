@@ -212,8 +212,10 @@ def probe_lagged_trainer(cls, n_in, hidden, n_out, x, y, steps, learning_rate, f
             "modified_finalized_graph": guard.tripped, "racing_runs": racing.count}
 
 
-def probe_soft_update(make_soft_update_op, source, target, tau, steps):
-    """Pair source and target variables, build the op once, run it `steps` times."""
+def probe_soft_update(make_soft_update_op, source, target, tau, steps, moves=0.0):
+    """Pair source and target variables, build the op once, run it `steps` times. With `moves`, every
+    source grows by that much after each update (as a trained network does between two syncs): the
+    op must read each source's value when it runs, not a value fixed when it was built."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
@@ -222,6 +224,7 @@ def probe_soft_update(make_soft_update_op, source, target, tau, steps):
         dst = [tf1.Variable(np.asarray(v, np.float32), trainable=False, name=f"target_{i}")
                for i, v in enumerate(target)]
         op = make_soft_update_op(list(zip(src, dst)), tau)
+        move = tf.group(*[v.assign_add(tf.fill(tf.shape(v), np.float32(moves))) for v in src])
         init = tf1.global_variables_initializer()
         graph.finalize()
         trajectory = {f"target_{i}": [] for i in range(len(dst))}
@@ -231,10 +234,13 @@ def probe_soft_update(make_soft_update_op, source, target, tau, steps):
                 sess.run(op)
                 for i, value in enumerate(sess.run(dst)):
                     trajectory[f"target_{i}"].append(value)
+                if moves:
+                    sess.run(move)
             sources = {f"source_{i}": value for i, value in enumerate(sess.run(src))}
     first = {name: values[0] for name, values in trajectory.items()}
     initial = {**{f"source_{i}": v for i, v in enumerate(source)}, **{f"target_{i}": v for i, v in enumerate(target)}}
     return {"first_step": first, "trajectory": trajectory, "sources": sources, "initial": initial, "tau": tau,
+            "moves": moves,
             "one_op": isinstance(op, (tf.Operation, tf.Tensor))}
 
 
