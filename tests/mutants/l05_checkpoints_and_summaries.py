@@ -225,3 +225,10 @@ MUTANTS += [
 
 # Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
 PUBLIC = {"best_saves_ties", "log_without_step", "log_loop_index_as_step"}
+
+# Phrases that would be false of a mutant: its feedback must not state them (issue 34).
+NOT_CLAIMED = {
+    "log_loop_index_as_step": ("without it every point lands on step 0",),
+    "best_rounded_losses": ("compare each validation loss with the best seen so far, not with the previous one",),
+    "best_relative_min_delta": ("compare each validation loss with the best seen so far, not with the previous one",),
+}
