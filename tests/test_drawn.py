@@ -56,3 +56,25 @@ def test_draw_gives_distinct_examples_of_its_strategy():
     assert len(examples) == 5 and all(e not in examples[:i] for i, e in enumerate(examples))
     assert examples == draw(strategy, 5)
     assert all(0.0 <= value <= 1.0 and 0 in steps for value, steps in examples)
+
+
+@pytest.mark.parametrize("assignment", assignments())
+def test_every_promise_has_a_dimension_that_a_hidden_case_reaches(assignment):
+    """Each promise a lesson's REQUIREMENTS lists (a docstring sentence) maps, in its hidden module's
+    DIMENSIONS, to what it ranges over (ties, lengths past a cap, keys in other orders, suffix names, ...)
+    and the words of a hidden case's situation that reach it: a promise with none fails here."""
+    import importlib
+
+    requirements = importlib.import_module(f"autograder.course.lessons.l{assignment}").REQUIREMENTS
+    dimensions = importlib.import_module(f"autograder.course.hidden.l{assignment}").DIMENSIONS
+    cases = hidden_cases(assignment)
+    assert set(dimensions) == set(requirements), "DIMENSIONS and REQUIREMENTS name other exercises"
+    for exercise, promises in requirements.items():
+        situations = [case.situation for case in cases.get(exercise, [])]
+        assert set(promises) - set(dimensions[exercise]) == set(), f"{exercise}: promises with no dimension"
+        assert set(dimensions[exercise]) - set(promises) == set(), f"{exercise}: dimensions of no promise"
+        for promise, ranges in dimensions[exercise].items():
+            assert ranges, (exercise, promise)
+            for dimension, words in ranges.items():
+                assert any(words in situation for situation in situations), (
+                    f"{exercise}: {promise!r} ranges over {dimension}, but no hidden situation holds {words!r}")

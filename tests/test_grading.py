@@ -54,6 +54,64 @@ def test_mutant_loses_its_exercise_and_is_named(graded, assignment, student, mut
     assert all(e["points"] == e["max_points"] for e in others), [e["feedback"] for e in others if not e["passed"]]
 
 
+def _public_mutants(assignment: str) -> set[str]:
+    """The names in `tests/mutants/l<assignment>.py`'s `PUBLIC`: mutants its public case must catch."""
+    import tests.mutants
+    from tests.swaps import swaps_of
+
+    try:
+        return set(swaps_of(tests.mutants, assignment, "PUBLIC"))
+    except AttributeError:
+        return set()
+
+
+PUBLIC_MUTANTS = [(a, s, m) for a, s, m in MUTANTS if m.name in _public_mutants(a)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("assignment,student,mutant", PUBLIC_MUTANTS, ids=[m.name for _, _, m in PUBLIC_MUTANTS])
+def test_public_check_catches_what_the_hidden_cases_grade(graded, assignment, student, mutant):
+    """A check cell never says PASS for what the hidden cases take back: the mutant's own check
+    fails on the public case, which the student sees in the lab."""
+    record = graded[(student, assignment)]
+    target = {e["id"]: e for e in record["exercises"]}[mutant.exercise]
+    first = next(o for o in target["outcomes"] if o["judged"] and not o["passed"])
+    assert first["id"] == mutant.misconception and first["public"], first
+
+
+def _not_claimed(assignment: str) -> dict[str, tuple[str, ...]]:
+    """`tests/mutants/l<assignment>.py`'s `NOT_CLAIMED`: mutant name -> phrases that would be false of it."""
+    import tests.mutants
+    from tests.swaps import swaps_of
+
+    try:
+        return dict(swaps_of(tests.mutants, assignment, "NOT_CLAIMED"))
+    except AttributeError:
+        return {}
+
+
+CLAIMED_MUTANTS = [(a, s, m) for a, s, m in MUTANTS if m.name in _not_claimed(a)]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("assignment,student,mutant", CLAIMED_MUTANTS, ids=[m.name for _, _, m in CLAIMED_MUTANTS])
+def test_feedback_makes_no_claim_the_observation_does_not_show(graded, assignment, student, mutant):
+    """A mutant's feedback states no cause that is another mistake's (e.g. "every point lands on step 0"
+    for a loop counter used as the step): each phrase its mutants module lists as false of it is absent."""
+    record = graded[(student, assignment)]
+    feedback = {e["id"]: e for e in record["exercises"]}[mutant.exercise]["feedback"]
+    assert not [p for p in _not_claimed(assignment)[mutant.name] if p.lower() in feedback.lower()], feedback
+
+
+def test_public_mutants_are_mutants():
+    from tests.mutants import mutants_of
+
+    for assignment in ASSIGNMENTS:
+        names = {m.name for m in mutants_of(assignment)}
+        assert _public_mutants(assignment) <= names, assignment
+        assert set(_not_claimed(assignment)) <= names, assignment
+
+
 def test_mutants_can_share_a_notebook():
     """Each exercise has a solution cell of its own, and no mutant calls another exercise: so in a
     notebook of mutants, each exercise's verdict is its own mutant's."""

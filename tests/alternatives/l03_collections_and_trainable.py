@@ -156,3 +156,18 @@ ALTERNATIVES = [
             return losses
         '''),
 ]
+
+# Issue 34: one rule for summary tags in lessons 3 and 5: a scope before the name is fine.
+ALTERNATIVES += [
+    Alternative("bookkeeping_summary_in_a_name_scope", "bookkeeping", "bookkeeping_solution", '''
+        def build_bookkeeping(x, w0, b0):
+            w = tf1.get_variable("w", initializer=w0, collections=[GK.GLOBAL_VARIABLES, GK.MODEL_VARIABLES])
+            b = tf1.get_variable("b", initializer=b0, collections=[GK.GLOBAL_VARIABLES, GK.MODEL_VARIABLES])
+            tf1.train.get_or_create_global_step()
+            tf1.get_local_variable("examples_seen", initializer=0.0)
+            logits = tf.matmul(x, w) + b
+            with tf.name_scope("stats"):
+                tf1.summary.scalar("mean_logit", tf.reduce_mean(logits))
+            return logits, tf1.train.ExponentialMovingAverage(decay=0.99).apply([w, b])
+        '''),
+]

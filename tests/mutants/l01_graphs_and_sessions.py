@@ -132,3 +132,13 @@ MUTANTS += [
            ("self.sess = tf1.Session()\n        self.sess.run(self.total.initializer)",
             "with tf1.Session() as self.sess:\n            self.sess.run(self.total.initializer)")),
 ]
+
+# Issue 34: an op looked up by a suffix of its name ('my_out' and 'block/out' end like 'out').
+MUTANTS += [
+    edited("inputs_by_suffix", "input_names", "wrong-op",
+           ("op = graph.get_operation_by_name(name)",
+            "op = [o for o in graph.get_operations() if o.name.endswith(name)][0]")),
+]
+
+# Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
+PUBLIC = {"inputs_by_suffix"}

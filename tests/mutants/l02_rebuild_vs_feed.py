@@ -167,3 +167,24 @@ MUTANTS += [
     edited("scale_dtype_from_the_value", "scale_all", "raised",
            ("scaled(x, tf.constant(s, tf.float32))", "scaled(x, tf.constant(s))")),
 ]
+
+# Issue 34: near misses. A session or the ops made on the first judge() (lazily) escaped the probe,
+# which started counting after it; a strict comparison passed every public check; an int default.
+MUTANTS += [
+    edited("judge_lazy_session", "threshold_judge", "session-per-call",
+           ("self.sess = tf1.Session()", "self.sess = None"),
+           (_JUDGE, "if self.sess is None:\n            self.sess = tf1.Session()\n        " + _JUDGE)),
+    edited("judge_lazy_ops", "threshold_judge", "graph-growth",
+           ('self.output = tf.greater_equal(self.x, self.threshold, name="judge")', "self.output = None"),
+           (_JUDGE, 'if self.output is None:\n            self.output = tf.greater_equal(self.x, self.threshold)\n'
+                    "        " + _JUDGE)),
+    edited("graph_int_default", "threshold_graph", "float64-threshold",
+           ("tf1.placeholder_with_default(tf.constant(default, tf.float32), []",
+            "tf1.placeholder_with_default(default, []"),
+           ("tf.greater_equal(x, threshold,", "tf.greater_equal(x, tf.cast(threshold, tf.float32),")),
+    edited("variable_strict_comparison", "variable_judge", "stale-variable",
+           ("tf.greater_equal(self.x, self.threshold)", "tf.greater(self.x, self.threshold)")),
+]
+
+# Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
+PUBLIC = {"judge_strict_comparison", "graph_strict_comparison", "variable_strict_comparison", "graph_int_default"}

@@ -219,8 +219,49 @@ MUTANTS += [
             "        return tf.stop_gradient(variable) if len(variable.shape) > 1 else variable")),
     edited("soft_mixes_with_initial_target", "soft_update", "no-decay",
            ("(1.0 - tau) * target)", "(1.0 - tau) * target.initial_value)")),
-    edited("polyak_one_level", "polyak_update", "raised",
+    # Issue 34: it was "raised" (on nested structures) until a hidden source dict listed its keys in
+    # another order; pairing dict.values() by position is its mistake.
+    edited("polyak_one_level", "polyak_update", "paired-by-position",
            ("zip(tf.nest.flatten(target), tf.nest.flatten(source))",
             "zip(target.values() if isinstance(target, dict) else target,\n"
             "                    source.values() if isinstance(source, dict) else source)")),
 ]
+
+# Issue 34: the scope prefix without '/' of lesson 4's trap, where it raises (the decoy 'current_old/x' has
+# no partner 'old/x'): its own check, not "raised".
+MUTANTS += [
+    edited("sync_prefix_raises", "sync_op", "prefix-scope", ('(src_scope + "/")', "(src_scope)")),
+]
+
+# Issue 34: leaves paired by insertion order (a hand-made flatten over dict.values()), right whenever the
+# target and the source list their keys in the same order.
+MUTANTS += [
+    Mutant("polyak_zips_dict_values", "polyak_update", "paired-by-position", "polyak_update_solution", '''
+        def polyak_update(target, source, tau):
+            tf.nest.assert_same_structure(target, source)
+
+            def leaves(x):
+                items = x.values() if isinstance(x, dict) else x
+                return [leaf for item in items
+                        for leaf in (leaves(item) if isinstance(item, (dict, list, tuple)) else [item])]
+
+            for t, s in zip(leaves(target), leaves(source)):
+                t.assign(tau * s + (1.0 - tau) * t)
+        '''),
+]
+
+# Issue 34: shapes compared by their size, then reshaped: right whenever a bad shape also has another size.
+MUTANTS += [
+    edited("sync_reshapes_equal_sizes", "sync_op", "unclear-shape-error",
+           ("if src.shape != dst.shape:", "if src.shape.num_elements() != dst.shape.num_elements():"),
+           ("assigns.append(dst.assign(src))", "assigns.append(dst.assign(tf.reshape(src, dst.shape)))")),
+]
+
+# Issue 34: the source as it was when the op was built; right whenever the sources never move during a probe.
+MUTANTS += [
+    edited("soft_mixes_with_initial_source", "soft_update", "stale-source",
+           ("tau * source + (1.0 - tau) * target", "tau * source.initial_value + (1.0 - tau) * target")),
+]
+
+# Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
+PUBLIC = {"soft_mixes_with_initial_source", "sync_prefix_raises"}

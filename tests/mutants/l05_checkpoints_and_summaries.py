@@ -213,3 +213,22 @@ MUTANTS += [
            ("        step = tf1.train.global_step(sess, global_step)\n", ""),
            ("for _ in range(steps):", "for step in range(steps):")),
 ]
+
+# Issue 34: near misses. New bests by 1e-5 (six decimals) are new bests: no minimum improvement, no
+# rounding.
+MUTANTS += [
+    edited("best_relative_min_delta", "best_keeper", "not-best-so-far",
+           ("if val_loss >= self.best:", "if val_loss >= self.best * (1 - 1e-4):")),
+    edited("best_rounded_losses", "best_keeper", "not-best-so-far",
+           ("if val_loss >= self.best:", "if round(val_loss, 3) >= round(self.best, 3):")),
+]
+
+# Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
+PUBLIC = {"best_saves_ties", "log_without_step", "log_loop_index_as_step"}
+
+# Phrases that would be false of a mutant: its feedback must not state them (issue 34).
+NOT_CLAIMED = {
+    "log_loop_index_as_step": ("without it every point lands on step 0",),
+    "best_rounded_losses": ("compare each validation loss with the best seen so far, not with the previous one",),
+    "best_relative_min_delta": ("compare each validation loss with the best seen so far, not with the previous one",),
+}

@@ -148,3 +148,11 @@ MUTANTS += [
     edited("noise_seeded_by_position", "step_noise", "stateful-rng",
            ("seed=[seed, step]).numpy() for step in steps]", "seed=[seed, i]).numpy() for i, step in enumerate(steps)]")),
 ]
+
+# Issue 34: near misses. A buffer capped at 1000 ("any length" goes past it); an epoch count short by
+# one, which ends in OutOfRangeError where the check "ends after exactly `epochs` epochs" exists.
+MUTANTS += [
+    edited("shuffle_capped_buffer", "shuffled_epochs", "small-buffer",
+           ("shuffle(len(data)", "shuffle(min(len(data), 1000)")),
+    edited("shuffle_one_epoch_short", "shuffled_epochs", "repeats-forever", ("repeat(epochs)", "repeat(epochs - 1)")),
+]

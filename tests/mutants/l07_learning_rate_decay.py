@@ -166,3 +166,29 @@ MUTANTS += [
     edited("auto_reads_rate_in_the_update_run", "auto_decay", "unordered-run",
            (_UPDATE, "new_rate, _ = sess.run([self.learning_rate, self.update_op], {self.val_loss: val_loss})")),
 ]
+
+# Issue 34: an index off by one on the restart steps alone (the end of the old period, not the start of
+# the new one) passed every restart check, whose tolerance took either side of every restart.
+MUTANTS += [
+    Mutant("restarts_walk_ends_the_old_period", "cosine_family", "restart-period", "cosine_family_solution", '''
+        def np_cosine_family(kind, learning_rate, steps, decay_steps, alpha=0.0, t_mul=2.0, m_mul=1.0,
+                             num_periods=0.5, beta=0.001):
+            step = np.asarray(steps, dtype=np.float64)
+            if kind == "cosine":
+                cosine = 0.5 * (1 + np.cos(np.pi * np.minimum(step, decay_steps) / decay_steps))
+                return learning_rate * ((1 - alpha) * cosine + alpha)
+            if kind == "restarts":
+                rates = []
+                for s in step:
+                    start, length, height = 0.0, float(decay_steps), 1.0
+                    while s > start + length:   # a step on a restart stays in the old period
+                        start, length, height = start + length, length * t_mul, height * m_mul
+                    rates.append(0.5 * height * (1 + np.cos(np.pi * (s - start) / length)))
+                return learning_rate * ((1 - alpha) * np.array(rates) + alpha)
+            if kind == "linear_cosine":
+                s = np.minimum(step, decay_steps)
+                cosine = 0.5 * (1 + np.cos(np.pi * 2 * num_periods * s / decay_steps))
+                return learning_rate * ((alpha + (decay_steps - s) / decay_steps) * cosine + beta)
+            raise ValueError(kind)
+        '''),
+]

@@ -79,3 +79,42 @@ def strategies():
             "evaluate": [("drawn: a variable of another shape (a scalar, a vector or more axes)", evaluate, 2)],
             "one_run": [("drawn: another shape, keep probability and seed", one_run, 2)],
             "running_total": [("drawn: another number of values, negative and fractional", running_total, 2)]}
+
+# What each promise of REQUIREMENTS ranges over (its dimension) and a hidden situation that reaches it
+# there: {exercise: {promise: {dimension: words of a hidden case's situation}}}. `tests/test_drawn.py`
+# fails when a promise has no dimension, or a dimension no hidden case.
+DIMENSIONS = {
+    "count_ops": {
+        "Return {op type: number of ops of that type}": {"other sizes and splits": "drawn: another width"},
+        "for every op in `graph`": {"ops with no outputs": "an op that has no outputs", "no ops at all": "an empty graph"},
+        "Read `graph` itself, whatever the default graph is": {"another graph than the default": "a deeper network"},
+    },
+    "input_names": {
+        "the ops whose outputs feed the op `name` of `graph`": {"another op": "drawn: another op"},
+        "in input order; one entry per data input, repeats included": {"several inputs, in order": "an op and a slice"},
+        "op names, not tensor names": {"names ending in digits": "name ends in digits"},
+        "no control inputs": {"a control input": "a control input"},
+        "Read `graph`, not the default graph": {"another graph than the default": "drawn: another op"},
+    },
+    "evaluate": {
+        "computed in ONE run": {"other shapes": "drawn: a variable of another shape"},
+        "use `session` when given": {"one element and more": "a one-element variable"},
+        "else the default session": {"other shapes": "a 2x2 variable"},
+        "with neither, raise ValueError; never open a session of your own": {"other shapes": "drawn: a variable"},
+        "like Tensor.eval(): the caller's session is used, not closed": {"other shapes": "drawn: a variable"},
+    },
+    "one_run": {
+        "Split the array x with ONE random mask": {"lengths and ranks": "a long vector", "a matrix": "a matrix"},
+        "as float32 NumPy arrays": {"other shapes": "drawn: another shape"},
+        "from one run; fetch both in one sess.run": {"keep probabilities": "a low keep probability"},
+        "mask = tf.random.uniform(tf.shape(x), seed=seed) < keep": {"keep = 1 (the boundary)": "a keep probability of 1",
+                                                                    "other seeds": "another shape, keep probability and seed"},
+        "Build in the default graph": {"other shapes": "drawn: another shape"},
+    },
+    "running_total": {
+        "held in a float32 variable (starting at 0)": {"sums float32 rounds": "float32 rounds"},
+        "__init__() builds every op; add() runs only ops built in __init__": {"repeated calls": "the same value twice"},
+        "opens a session and initializes the variable": {"other counts of calls": "drawn: another number of values"},
+        "add(value) adds `value` and returns the new total": {"signs and fractions": "negative and fractional"},
+    },
+}

@@ -10,6 +10,8 @@ CASES = {
     "threshold_graph": [
         ("several feeds, including one above every input", {"x": [1.0, 2.0, 3.0, 4.0], "default": 2.5, "feeds": [0.0, 3.0, 10.0]}),
         ("a single feed equal to an input", {"x": [-0.3, 0.3], "default": 0.0, "feeds": [0.3]}),
+        ("a whole-number (int) default, fed thresholds between whole numbers",
+         {"x": [0.0, 0.5, 1.0, 2.0], "default": 1, "feeds": [0.5, 1.5]}),
     ],
     "variable_judge": [
         ("several new thresholds, one back at the first", {"x": [1.0, 2.0, 3.0, 4.0], "first": 2.0, "seconds": [4.0, 0.0, 2.5]}),
@@ -115,3 +117,50 @@ def strategies():
             "set_hyperparameter": [("drawn: options under other names, changes of several kinds in any order",
                                     set_hyperparameter, 2)],
             "scale_all": [("drawn: another length and several distinct scales", scale_all, 2)]}
+
+# What each promise of REQUIREMENTS ranges over (its dimension) and a hidden situation that reaches it
+# there: {exercise: {promise: {dimension: words of a hidden case's situation}}}. `tests/test_drawn.py`
+# fails when a promise has no dimension, or a dimension no hidden case.
+DIMENSIONS = {
+    "threshold_judge": {
+        "Answers `x >= options[\"threshold\"]`": {"ties": "ties with the threshold",
+                                                  "a hair above": "just above the threshold"},
+        "always with the threshold currently in the options": {"several changes": "thresholds on inputs"},
+        "builds the whole graph once in the default graph": {"several calls": "judged several times"},
+        "float32 placeholders for x and the threshold": {"a tie float32 cannot hold": "float32 cannot hold exactly"},
+        "opens the one session it uses": {"the first call on": "judged several times"},
+        "a change made in place to the options dict counts too": {"an in-place retune": "in-place retune"},
+        "judge(x) adds no ops to the graph": {"the first call and more": "judged once or more"},
+    },
+    "threshold_graph": {
+        "threshold = placeholder_with_default(default)": {"a whole-number default": "whole-number (int) default"},
+        "a fed threshold is used": {"several feeds": "several feeds"},
+        "x >= threshold (float32)": {"ties": "a single feed equal to an input"},
+    },
+    "variable_judge": {
+        "one non-trainable float32 variable": {"a whole-number threshold": "whole-number (int) first threshold"},
+        "builds every op (including one assign op)": {"several sets": "several new thresholds"},
+        "opens the one session it uses": {"several sets": "several new thresholds"},
+        "No copy of the threshold is kept in Python": {"a value set back": "one back at the first"},
+        "Answers `x >= threshold` with the threshold last set": {"ties": "a tie at a threshold",
+                                                                 "negative values": "a negative first threshold"},
+    },
+    "retune": {
+        "Set options[\"threshold\"] in place, so every holder of this dict sees it": {
+            "no threshold yet": "holds no threshold yet", "many digits": "many digits"},
+        "keep other keys": {"more keys, other names": "more options than the public one"},
+    },
+    "set_hyperparameter": {
+        "Set api.options[name] = value in the shared dict": {"other names": "under other names"},
+        "api.network.build() if \"graph\" is in api.used_in[name]": {"repeated graph changes": "repeated graph changes"},
+        "api.model.reset() if \"python\" is": {"names never changed in public": "never changes"},
+        "redo only what uses it": {"changes of several kinds in any order": "several kinds in any order"},
+        "in place": {"changes of several kinds": "several kinds"},
+    },
+    "scale_all": {
+        "[x * s for s in scales]": {"shapes": "a matrix", "negative scales": "a negative scale"},
+        "as float32 NumPy arrays": {"whole-number scales": "whole-number (int) scales"},
+        "one tf.function": {"other counts of scales": "several distinct scales"},
+        "one trace of it serving every scale of the call": {"whole-number and float scales": "whole-number (int) scales"},
+    },
+}

@@ -135,3 +135,47 @@ def strategies():
                           "one frozen after it trained"), freezer, 1)],
             "train_layers": [(("drawn: layers under other names and widths, a schedule that freezes a layer "
                                "after it trained"), train_layers, 1)]}
+
+# What each promise of REQUIREMENTS ranges over (its dimension) and a hidden situation that reaches it
+# there: {exercise: {promise: {dimension: words of a hidden case's situation}}}. `tests/test_drawn.py`
+# fails when a promise has no dimension, or a dimension no hidden case.
+DIMENSIONS = {
+    "bookkeeping": {
+        "logits = x @ w + b": {"batch and widths": "a wider batch and layer"},
+        "w, b: trainable model variables (GLOBAL, TRAINABLE, MODEL)": {"sizes": "a 1x1 layer"},
+        "the global step": {"sizes": "drawn: another batch"},
+        "examples_seen: a local, non-trainable": {"sizes": "drawn: another batch"},
+        "float32 counter": {"sizes": "drawn: another batch"},
+        "a v1 summary \"mean_logit\"": {"batch and widths": "input and output width"},
+        "EMA(0.99) over [w, b]": {"sizes": "a wider batch and layer"},
+        "(everything it builds runs)": {"sizes": "a 1x1 layer"},
+    },
+    "train_excluding": {
+        "excluding variables through TRAINABLE_VARIABLES": {"none excluded": "nothing excluded",
+                                                             "several excluded": "two of three variables excluded"},
+        "excluded variables keep their initial values; the others train": {
+            "prefix names": "the prefix of another", "digit suffixes": "ends in a digit",
+            "scopes, any order": "shared prefixes and scopes"},
+        "(every variable stays global, float32)": {"names and scopes": "drawn: names with digits"},
+    },
+    "dense_decay": {
+        "Return x @ w + b": {"depth and width": "another number and width of layers"},
+        "with <name>/w and <name>/b from get_variable": {"several layers": "three layers"},
+        "add ONE term to the \"losses\" collection": {"one layer and several": "a single layer"},
+        "decay * tf.nn.l2_loss(w)": {"tiny and other decays": "a tiny decay"},
+    },
+    "freezer": {
+        "Build every op the training will need (it is finalized next)": {"optimizers with slots": "Adam"},
+        "variables in `frozen` stay bit-identical": {"frozen for several steps": "frozen for several steps"},
+        "all others are updated": {"a variable outside var_list": "outside var_list"},
+        "Trains var_list": {"frozen sets in another order": "another order than var_list"},
+        "Run one step": {"frozen after it trained": "one frozen after it trained"},
+    },
+    "train_layers": {
+        "step i freezes the layers named in frozen_per_step[i]": {"empty steps": "empty steps",
+                                                                  "names one the start of another": "dense, dense_1"},
+        "and trains the others": {"a layer trained twice in a row": "trained twice in a row"},
+        "one Adam(lr), built before the loop; mean((model(x) - y)**2); returns the losses": {
+            "other widths and schedules": "freezes a layer after it trained"},
+    },
+}

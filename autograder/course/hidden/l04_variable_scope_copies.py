@@ -14,6 +14,10 @@ CASES = {
           "src_order": ["norm/beta", "norm/gamma", "dense/kernel"], "dst_order": ["norm/gamma", "norm/beta", "dense/kernel"],
           "src_frozen": "norm/moving_mean", "dst_decoy": "net_copy2", "missing": "out/bias",
           "bad_shape": "dense/kernel"}),
+        ("a destination of another shape with as many elements ([2, 3] against [3, 2])",
+         {"src_scope": "net", "dst_scope": "net_copy", "shapes": {"norm/beta": [3], "dense/kernel": [2, 3]},
+          "src_order": ["dense/kernel", "norm/beta"], "dst_order": ["norm/beta", "dense/kernel"],
+          "missing": "out/bias", "bad_shape": "dense/kernel", "transposed": True}),
         ("scalar variables, one-letter names and a different order", {"src_scope": "online", "dst_scope": "frozen",
          "shapes": {"gain": [], "bias": [], "w": [3, 1], "b": [1]},
          "src_order": ["gain", "bias", "w", "b"], "dst_order": ["bias", "gain", "w", "b"],
@@ -41,12 +45,16 @@ CASES = {
     "soft_update": [
         ("tau = 1 (a full copy)", {"source": [[[1.0, 2.0], [3.0, 4.0]]], "target": [[[0.0, 0.0], [0.0, 0.0]]], "tau": 1.0, "steps": 2}),
         ("a small tau over several steps", {"source": [[5.0], [-1.0, 1.0]], "target": [[1.0], [1.0, -1.0]], "tau": 0.25, "steps": 4}),
+        ("sources that move down between updates", {"source": [[2.0, 0.0]], "target": [[0.0, 0.0]], "tau": 0.5,
+                                                     "steps": 3, "moves": -0.5}),
     ],
     "polyak_update": [
         ("variables given as a dict, tau = 1", {"target": {"kernel": [[1.0, 2.0], [3.0, 4.0]], "bias": [0.0, 0.0]},
          "source": {"kernel": [[0.0, 0.0], [0.0, 0.0]], "bias": [1.0, -1.0]}, "tau": 1.0, "steps": 1}),
         ("a dict of three variables, keys out of alphabetical order", {"target": {"w": [1.0, 1.0], "b": [0.5], "a": [[2.0]]},
          "source": {"w": [3.0, -1.0], "b": [0.0], "a": [[0.0]]}, "tau": 0.5, "steps": 2}),
+        ("a source dict listing its keys in another order than the target", {"target": {"w": [1.0, 2.0], "b": [0.5, -0.5]},
+         "source": {"b": [1.0, 1.0], "w": [3.0, -3.0]}, "tau": 0.5, "steps": 1}),
         ("a list of variables and a small tau", {"target": [[0.0], [1.0, 1.0, 1.0], [5.0]], "source": [[2.0], [0.0, 0.0, 0.0], [5.0]],
          "tau": 0.05, "steps": 3}),
         ("nested structures: a dict holding a dict of variables and a list", {"target": {"kernel": [[1.0]], "bias": [0.5]},
@@ -166,3 +174,44 @@ def strategies():
         "polyak_update": [("drawn: a list or a dict of variables of other shapes, maybe nested, a tau in (0, 1]",
                            polyak_update(), 2)],
     }
+
+# What each promise of REQUIREMENTS ranges over (its dimension) and a hidden situation that reaches it
+# there: {exercise: {promise: {dimension: words of a hidden case's situation}}}. `tests/test_drawn.py`
+# fails when a promise has no dimension, or a dimension no hidden case.
+DIMENSIONS = {
+    "sync_op": {
+        "copies each trainable variable under `src_scope`": {"a prefix-sharing decoy": "a decoy scope sharing a prefix",
+                                                              "non-trainable sources": "a non-trainable source variable"},
+        "into its partner, the global variable under `dst_scope` with the same relative name": {
+            "orders": "scopes that differ in order", "repeated scope names": "repeats its scope's name"},
+        "Raises KeyError (a source has no partner)": {"names with digits and nesting": "scope and variable names with digits"},
+        "or ValueError (shapes differ), naming the variable": {"shapes of equal size": "as many elements",
+                                                               "scalars": "scalar variables"},
+    },
+    "current_and_past": {
+        "net_fn(x) under scope \"current\"": {"sizes": "a one-unit input"},
+        "and again under scope \"past\"": {"sizes": "a wider input"},
+        "a custom_getter that reads every variable of the copy through tf.stop_gradient": {
+            "non-trainable variables": "a non-trainable variable of its own"},
+    },
+    "lagged_trainer": {
+        "a \"past\" copy stays exactly one update behind": {"several steps": "several steps"},
+        "opens self.sess, initializes every variable and syncs once": {"one step": "one step"},
+        "returns (current_out, past_out) as evaluated before this step's sync and update": {
+            "large steps": "a large learning rate"},
+        "Trains a \"current\" copy of net_fn": {"non-trainable variables": "a non-trainable variable, one step"},
+        "builds no ops": {"other numbers of steps": "number of steps"},
+    },
+    "soft_update": {
+        "Return one op": {"several variables": "other numbers and shapes of variables"},
+        "target <- tau * source + (1 - tau) * target": {"tau = 1": "tau = 1", "small tau, several updates": "a small tau",
+                                                        "sources that change during the probe": "sources that move"},
+    },
+    "polyak_update": {
+        "In place: every target variable": {"lists and dicts": "a list of variables"},
+        "<- tau * source + (1 - tau) * target": {"keys in other orders": "its keys in another order",
+                                                 "keys out of alphabetical order": "out of alphabetical order"},
+        "Raises ValueError (or TypeError) when the two structures differ": {"nested structures": "nested structures"},
+        "before changing anything": {"dicts": "variables given as a dict"},
+    },
+}

@@ -33,6 +33,8 @@ CASES = {
         ("the best value between periodic saves", {"val_losses": [1.0, 1.2, 0.7, 0.75, 0.72, 0.3, 0.31], "save_every": 3}),
         ("saving every step", {"val_losses": [0.5, 0.4, 0.45, 0.42, 0.41], "save_every": 1}),
         ("a tie with the best so far, losses above one", {"val_losses": [3.0, 2.5, 2.5, 2.7, 2.0, 2.0], "save_every": 2}),
+        ("losses with six decimals, new bests by 1e-5 and less",
+         {"val_losses": [0.812345, 0.812335, 0.812336, 0.81233, 0.81233, 0.812329], "save_every": 2}),
     ],
     "log_training": [
         ("a short run", {"seed": 9, "steps": 3, "learning_rate": 0.05}),
@@ -117,3 +119,42 @@ def strategies():
         "log_training": [("drawn: another seed, learning rate and number of steps, from a nonzero global step",
                           log_training, 1)],
     }
+
+# What each promise of REQUIREMENTS ranges over (its dimension) and a hidden situation that reaches it
+# there: {exercise: {promise: {dimension: words of a hidden case's situation}}}. `tests/test_drawn.py`
+# fails when a promise has no dimension, or a dimension no hidden case.
+DIMENSIONS = {
+    "global_step": {
+        "one gradient-descent step on loss per run": {"numbers of runs": "a single run"},
+        "counted by global_step": {"several runs": "several runs"},
+    },
+    "restore_or_initialize": {
+        "Restore the newest checkpoint of ckpt_dir and return its path": {"steps of two digits": "steps of two digits"},
+        "or initialise and return None": {"one kept": "keeping one checkpoint"},
+        "(in sess, with saver; reading ckpt_dir only)": {"a fresh Saver": "a fresh Saver"},
+    },
+    "train_resumable": {
+        "Train the regression to total_steps": {"seeds and lengths": "another seed, length"},
+        "resuming from ckpt_dir": {"a resumed run crashing again": "itself resumed"},
+        "a crash and resume change nothing": {"a crash on and between save steps": "a crash at a save step"},
+        "save_every, max_to_keep": {"numbers kept": "one checkpoint kept"},
+    },
+    "renaming_saver": {
+        "mapping checkpoint name old_scope/<name>": {"a sibling sharing the prefix": "a sibling scope sharing the prefix",
+                                                     "names starting like the scope": "start with letters of the scope"},
+        "to the graph variable new_scope/<name>": {"a deeper target": "a target scope deeper",
+                                                   "non-trainable variables": "a non-trainable variable"},
+    },
+    "best_keeper": {
+        "Save when val_loss beats every earlier one": {"ties": "a tie with the best so far",
+                                                       "new bests by 1e-5, six decimals": "new bests by 1e-5"},
+        "Keeps the checkpoint with the lowest validation loss so far": {"bests between periodic saves": "between periodic saves"},
+        "in ckpt_dir/best/": {"saving every step": "saving every step"},
+    },
+    "log_training": {
+        "Train `steps` times, writing per step to logdir": {"lengths": "a short run"},
+        "scalar 'loss'": {"lengths": "a longer run"},
+        "histogram 'weights'": {"lengths": "a longer run"},
+        "(at the global step each training step starts from)": {"a nonzero start": "starts at 40"},
+    },
+}

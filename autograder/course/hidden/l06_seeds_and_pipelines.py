@@ -15,6 +15,8 @@ CASES = {
         ("one fixed order for every epoch, with repeated values", {"data": [1, 1, 2, 3, 5, 8, 13], "seed": 11, "reshuffle": False, "epochs": 3}),
         ("a list longer than the public ones", {"data": list(range(100, 113)), "seed": 4, "reshuffle": True, "epochs": 2}),
         ("a single epoch", {"data": [7, 8, 9, 10], "seed": 2, "reshuffle": True, "epochs": 1}),
+        # "Any length": past the 1000 a capped buffer (shuffle(min(len(data), 1000))) would hold.
+        ("a list longer than 1000", {"data": list(range(1030)), "seed": 6, "reshuffle": True, "epochs": 2}),
     ],
     "batch_reader": [
         ("a last batch that is short", {"features": [[float(3 * i + j) for j in range(3)] for i in range(7)], "batch_size": 2, "calls": 4}),
@@ -75,3 +77,37 @@ def _batch_reader():
         return {"features": np.array(flat, dtype=object).reshape(shape).tolist(), "batch_size": batch_size,
                 "calls": -(-rows // batch_size), "dtype": dtype}
     return case()
+
+# What each promise of REQUIREMENTS ranges over (its dimension) and a hidden situation that reaches it
+# there: {exercise: {promise: {dimension: words of a hidden case's situation}}}. `tests/test_drawn.py`
+# fails when a promise has no dimension, or a dimension no hidden case.
+DIMENSIONS = {
+    "twin_noise": {
+        "Return two separate uniform random ops": {"seeds": "seed 0"},
+        "of the given shape": {"ranks": "a shape of another rank"},
+        "that always draw the same values": {"seeds": "another seed"},
+        "(from `seed`)": {"large seeds": "a large seed"},
+    },
+    "noise_source": {
+        "One seeded uniform random op": {"shapes": "a matrix shape"},
+        "__init__(seed, shape) builds the op in the default graph and opens a session": {
+            "another default graph": "while another graph is the default one"},
+        "draw() returns the next values": {"several draws": "several draws"},
+        "replay() makes the next draw() start the sequence over": {"a single draw": "a single draw before replaying"},
+    },
+    "shuffled_epochs": {
+        "Dataset of `epochs` seeded shuffles of `data`": {"one epoch": "a single epoch"},
+        "reshuffled between epochs iff `reshuffle`": {"both settings": "one fixed order for every epoch"},
+        "(shuffle(len(data), seed=seed) then repeat)": {"lengths past 1000": "longer than 1000",
+                                                        "repeated values": "with repeated values"},
+    },
+    "batch_reader": {
+        "Reads `features` in batches through a tf.data pipeline inside the graph": {"dtypes": "float64 features"},
+        "next_batch() returns the next batch (a NumPy array)": {"a short last batch": "a last batch that is short"},
+        "and builds nothing": {"row shapes": "row shape"},
+    },
+    "step_noise": {
+        "One array of uniform noise per step": {"step 0": "step 0"},
+        "a pure function of (seed, step)": {"steps in any order, far apart": "out of order and far apart"},
+    },
+}

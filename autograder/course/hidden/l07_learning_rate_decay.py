@@ -162,3 +162,43 @@ def _scripts(patience: int):
     return st.fixed_dictionaries({"rise": cut_then_best(False), "zigzag": cut_then_best(True),
                                   "recover": recover(), "plateau": plateau(), "ties": ties()}).map(
         lambda scripts: {name: [level / 100 for level in losses] for name, losses in scripts.items()})
+
+# What each promise of REQUIREMENTS ranges over (its dimension) and a hidden situation that reaches it
+# there: {exercise: {promise: {dimension: words of a hidden case's situation}}}. `tests/test_drawn.py`
+# fails when a promise has no dimension, or a dimension no hidden case.
+DIMENSIONS = {
+    "exponential_family": {
+        "exponential_decay": {"steps around boundaries": "around several decay boundaries"},
+        "natural_exp_decay": {"steps around boundaries": "around several decay boundaries"},
+        "inverse_time_decay": {"many steps": "many steps"},
+        "staircase": {"steps on boundaries": "around several decay boundaries"},
+        "(an unknown kind raises ValueError)": {"rates": "a decay rate"},
+    },
+    "piecewise": {
+        "values[i] for boundaries[i-1] < step <= boundaries[i]": {"steps on boundaries": "on and around each boundary",
+                                                                  "a boundary at 0": "a boundary at step 0",
+                                                                  "steps out of order": "steps out of order"},
+        "ValueError on a length mismatch": {"one boundary": "a single boundary"},
+    },
+    "polynomial": {
+        "The rate at each step of tf1.train.polynomial_decay": {"powers": "a square-root power"},
+        "cycle": {"several cycles": "with cycles"},
+        "end_learning_rate=0.0001, power=1.0, cycle=False": {"end rates": "an end rate"},
+    },
+    "cosine_family": {
+        "cosine_decay": {"floors": "a nonzero alpha"},
+        "cosine_decay_restarts": {"restarts on whole steps": "restarts on whole steps",
+                                  "growing periods": "restarts that grow longer"},
+        "linear_cosine_decay": {"beta": "a nonzero alpha and beta"},
+        "TensorFlow's default arguments": {"rates": "other rates"},
+        "(an unknown kind raises ValueError)": {"rates": "other rates"},
+    },
+    "auto_decay": {
+        "A learning-rate variable": {"rates": "another patience and factor"},
+        "cut by `factor`": {"factors": "a cut to a quarter"},
+        "after `patience` evaluations without a new best loss": {"ties (equal losses)": "long runs of equal losses",
+                                                                 "patience 1": "patience 1"},
+        "Apply the rule to one validation loss; return the rate now in force": {"long plateaus": "long plateaus"},
+        "(in the session it is given, building nothing)": {"other lengths": "other levels and lengths"},
+    },
+}

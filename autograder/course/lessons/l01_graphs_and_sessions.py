@@ -98,8 +98,8 @@ LESSON = Lesson(
                       lambda got, exp: not _same_names_other_list(got, exp), shows=("inputs",)),
                 Check("wrong-op", "reads the inputs of the op with exactly that name",
                       "These are not the inputs of the op called `name`. Look the op up by its exact "
-                      "name, graph.get_operation_by_name(name): another op's name may start with the "
-                      "same letters ('out' and 'outer').",
+                      "name, graph.get_operation_by_name(name): another op's name may start or end with "
+                      "the same letters ('out', 'outer', 'my_out', 'block/out').",
                       same("inputs"), shows=("inputs",)),
             ),
             cases=(Case("the inputs of 'out'", {"name": "out"}),),

@@ -89,9 +89,10 @@ LESSON = Lesson(
                       "num_updates the decay starts near 0.1).",
                       same("ema_moves", rtol=1e-3, atol=1e-5), shows=("ema_moves",)),
                 Check("summary-not-collected", "adds the mean_logit summary to SUMMARIES",
-                      "tf.summary.scalar (the TF2 API) writes through a default writer and adds nothing "
-                      "to the SUMMARIES collection, so merge_all() never sees it. In a v1 graph use "
-                      "tf.compat.v1.summary.scalar.", same("summaries"), shows=("summaries",)),
+                      "The SUMMARIES collection does not hold exactly one summary \"mean_logit\" (scopes "
+                      "before the name are fine), and merge_all() merges only what it holds. A v1 "
+                      "tf.compat.v1.summary.scalar(\"mean_logit\", ...) adds itself to it; the TF2 "
+                      "tf.summary.scalar adds nothing to it.", same("summaries"), shows=("summaries",)),
                 Check("wrong-logits", "computes logits = x @ w + b",
                       "The logits must be x @ w + b, with w and b starting at w0 and b0.",
                       same("logits"), shows=("logits", "run_error")),
@@ -119,8 +120,10 @@ LESSON = Lesson(
                       "substring test removes both.",
                       same("trainable"), shows=("trainable",)),
                 Check("edit-after-minimize", "leaves the excluded variables untrained",
-                      "The excluded variables were trained. minimize() reads the trainable collection "
-                      "once, when it is built: edit the collection before you build it.",
+                      "The final values are not those of training only the variables left trainable (the "
+                      "got and expected values are shown): an excluded variable moved, or a trained one "
+                      "did not move as it should. minimize() reads the trainable collection once, when it "
+                      "is built: edit the collection before you build it, then train with it.",
                       same("final"), shows=("final",)),
                 Check("global-collection", "keeps every variable in GLOBAL_VARIABLES",
                       "Only TRAINABLE_VARIABLES should change: an excluded variable is still a model "

@@ -33,6 +33,21 @@ def _not_reversed(got, expected):
     return not (values_match(got["first_step"], reversed_) and not values_match(expected["first_step"], reversed_))
 
 
+def _read_current_sources(got, expected):
+    """False only when the sources moved between updates and the targets followed their initial values
+    (tau * source_0 + (1 - tau) * target at every update), and that is not also right."""
+    if not got.get("moves"):
+        return True
+    tau, initial, stale = got["tau"], got["initial"], {}
+    for name, values in got["trajectory"].items():
+        source, target, path = np.asarray(initial["source" + name[6:]]), np.asarray(initial[name]), []
+        for _ in values:
+            target = tau * source + (1 - tau) * target
+            path.append(target)
+        stale[name] = path
+    return not (values_match(got["trajectory"], stale) and not values_match(expected["trajectory"], stale))
+
+
 def _clear_error(key, types=ERROR_TYPES):
     return holds(lambda got: got[key]["type"] in types and got[key]["names_variable"])
 
@@ -49,8 +64,10 @@ LESSON = Lesson(
                       "'current') was read or written. get_collection(key, scope) treats the scope as a "
                       "regular expression matched at the start of each name (re.match), so 'current' also "
                       "matches 'current_old/...': pass re.escape(src_scope) + '/' and re.escape(dst_scope) "
-                      "+ '/' so only variables inside the scope are selected.",
-                      same("decoy_written"), shows=("decoy_written",)),
+                      "+ '/' so only variables inside the scope are selected. (A KeyError or ValueError "
+                      "raised only while that other scope exists is this mistake too: its variables were "
+                      "taken for sources or destinations.)",
+                      same("decoy_written"), shows=("decoy_written", "decoy_raised")),
                 Check("non-trainable-source", "copies only the trainable variables of the source",
                       "The partner of a non-trainable source variable was overwritten. The sources are the "
                       "*trainable* variables under src_scope (tf1.trainable_variables(src_scope + '/')); "
@@ -186,14 +203,20 @@ LESSON = Lesson(
                       "After one update the target must be tau * source + (1 - tau) * target. With tau "
                       "the wrong way round, a small tau copies almost everything at once.",
                       _not_reversed, shows=("first_step",)),
-                Check("no-decay", "follows target_k = source + (1 - tau)^k (target_0 - source)",
+                Check("stale-source", "mixes in each source's value at the time the op runs",
+                      "The sources moved between updates, and the targets followed their initial values: "
+                      "the op mixes in a value fixed when it was built (source.initial_value, or a "
+                      "constant). Use the source variable itself: tau * source + (1 - tau) * target.",
+                      _read_current_sources, shows=("trajectory",)),
+                Check("no-decay", "closes a fraction tau of the gap to the source at every update",
                       "Over several updates the target must close a fraction tau of the remaining gap each "
-                      "time. Adding tau * source without shrinking the old target (assign_add) never "
-                      "converges.", same("trajectory"), shows=("trajectory",)),
+                      "time: target <- tau * source + (1 - tau) * target, the old target shrunk by (1 - tau), "
+                      "not kept whole (assign_add).", same("trajectory"), shows=("trajectory",)),
             ),
-            cases=(Case("two variables, tau 0.1, 3 updates", {
+            # The sources move by 1 after each update, as a trained network does between syncs.
+            cases=(Case("two variables, tau 0.1, 3 updates, sources moving by 1 between them", {
                 "source": [[1.0, 2.0, 3.0], [[4.0, -4.0]]], "target": [[0.0, 0.0, 0.0], [[0.0, 8.0]]],
-                "tau": 0.1, "steps": 3}),),
+                "tau": 0.1, "steps": 3, "moves": 1.0}),),
         ),
         Exercise(
             id="polyak_update", symbol="polyak_update", points=2, probe=probe_polyak_update,
@@ -202,9 +225,14 @@ LESSON = Lesson(
                       "The update changed a source variable: assign to the target only.",
                       same("sources"), shows=("sources",)),
                 Check("computed-not-assigned", "changes the target variables in place",
-                      "The targets keep their old values. Computing tau * s + (1 - tau) * t (with "
+                      "A target kept its old value. Computing tau * s + (1 - tau) * t (with "
                       "map_structure or in a loop) only makes new tensors; call t.assign(...) to change "
-                      "the variable.", same("values"), shows=("values",)),
+                      "the variable.", holds(lambda got: got["assigned"] is True), shows=("values",)),
+                Check("paired-by-position", "mixes each target with the source of the same key",
+                      "The targets changed, but not to tau * source + (1 - tau) * target of the same "
+                      "key. Pair the leaves by key: tf.nest.flatten lists a dict's leaves in sorted key "
+                      "order on both sides, while dict.values() lists them in insertion order, which the "
+                      "target and the source need not share.", same("values"), shows=("values",)),
                 Check("changed-before-error", "raises before changing any target",
                       "The call raised, but only after it had already assigned some targets, so a failed "
                       "update leaves the copy half-updated. zip(..., strict=True) raises only when it "
@@ -252,11 +280,11 @@ REQUIREMENTS = {
     },
     "soft_update": {
         "Return one op": "not-one-op",
-        "target <- tau * source + (1 - tau) * target": ("tau-reversed", "no-decay", "copied-backwards"),
+        "target <- tau * source + (1 - tau) * target": ("tau-reversed", "stale-source", "no-decay", "copied-backwards"),
     },
     "polyak_update": {
         "In place: every target variable": ("computed-not-assigned", "replaced-not-assigned"),
-        "<- tau * source + (1 - tau) * target": "copied-backwards",
+        "<- tau * source + (1 - tau) * target": ("copied-backwards", "paired-by-position"),
         "Raises ValueError (or TypeError) when the two structures differ": "silent-zip",
         "before changing anything": "changed-before-error",
     },

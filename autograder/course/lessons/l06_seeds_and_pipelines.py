@@ -88,10 +88,10 @@ LESSON = Lesson(
                       "lives in the session's kernels: open a new Session on the same graph.",
                       holds(lambda got: got["replays"]), shows=("replays",)),
                 Check("replayed-from-python", "replays by restarting the op, not from a Python cache",
-                      "replay() opened no session, so the repeated values came from Python, not from the op: "
-                      "a list of past draws grows without end and is not what the exercise asks. The "
-                      "generator's position lives in the session's kernels: open a new Session on the same "
-                      "graph (and close the old one).",
+                      "The draws after replay() repeat the first ones, but replay() opened no session, and "
+                      "only a new session restarts the op: the repeated values did not come from "
+                      "restarting it. The generator's position lives in the session's kernels: open a new "
+                      "Session on the same graph (and close the old one).",
                       holds(lambda got: got["replay_opens_session"]), shows=("replay_opens_session",)),
                 Check("wrong-sequence", "draws the values of uniform(shape, seed=seed)",
                       "The draws are not those of tf1.random.uniform(shape, seed=seed) with no graph-level "
@@ -110,15 +110,16 @@ LESSON = Lesson(
                       "The order changed between two sessions: the shuffle has no seed, so every new "
                       "iterator draws a fresh one. Pass seed= to shuffle.",
                       holds(lambda got: got["sessions_agree"]), shows=("sessions_agree",)),
+                Check("repeats-forever", "ends after exactly `epochs` epochs",
+                      "The dataset does not yield exactly epochs * len(data) elements before it raises "
+                      "OutOfRangeError (the number it yielded is shown). Shuffle, then repeat(epochs): "
+                      "repeat() with no count never ends, and no repeat or a smaller count ends early.",
+                      holds(lambda got: got["ends_after_epochs"]), shows=("elements",)),
                 Check("repeat-before-shuffle", "makes every epoch a permutation of the data",
                       "An epoch is not a permutation of the data: shuffling after repeat mixes copies "
                       "across epoch boundaries, so an element can appear twice in one epoch and not at "
                       "all in another. Shuffle first, then repeat.",
                       holds(lambda got: got["permutations"]), shows=("permutations",)),
-                Check("repeats-forever", "ends after `epochs` epochs",
-                      "The dataset went on after `epochs` epochs: repeat() without a count repeats forever. "
-                      "Use repeat(epochs).", holds(lambda got: got["ends_after_epochs"]),
-                      shows=("ends_after_epochs",)),
                 Check("wrong-dtype", "yields the elements of `data` unchanged",
                       "The elements changed type: build the dataset from the list itself "
                       "(from_tensor_slices(data)), without converting it.", same("kinds"), shows=("kinds",)),

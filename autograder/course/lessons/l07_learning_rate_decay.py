@@ -207,7 +207,8 @@ LESSON = Lesson(
                 Check("restart-period", "restarts: each period is t_mul times longer",
                       "With t_mul != 1 the i-th period lasts first_decay_steps * t_mul**i steps; find the "
                       "period from the geometric sum, i = floor(log(1 - p * (1 - t_mul)) / log(t_mul)), "
-                      "and the fraction inside it. Use floor(p) only when t_mul == 1.",
+                      "and the fraction inside it. Use floor(p) only when t_mul == 1. A step on a restart begins "
+                      "the new period (fraction 0), not the end of the old one.",
                       _agrees("restarts_t"), shows=("restarts_t_first_difference",)),
                 Check("restart-height", "restarts: the i-th restart starts at m_mul**i",
                       "Each warm restart begins m_mul times lower than the one before: the cosine part is "

@@ -75,9 +75,11 @@ def probe_input_names(input_op_names, name):
     with tf.Graph().as_default() as given:
         x = tf1.placeholder(tf.float32, [None, 4], name="x")
         tf.identity(x, name="outer")            # made before "out", and its name starts with "out"
+        tf.negative(x, name="my_out")           # made before "out", and its name ends with "out"
         square = tf.multiply(x, x, name="square")
         parts = tf.split(square, 2, axis=1, name="parts")
         tf.add_n([parts[1], parts[0], parts[1]], name="out")
+        tf.abs(square, name="block/out")         # made after "out", and its name ends with "/out"
         tf.reduce_sum(tf.concat([parts[0], x[:, :2]], axis=1, name="joined"), name="total")
         with tf.control_dependencies([square]):  # a control input that is not a data input
             tf.add(parts[0], parts[1], name="gated")

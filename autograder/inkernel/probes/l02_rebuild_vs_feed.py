@@ -28,18 +28,20 @@ def _placeholder_dtypes(graph):
 
 def probe_threshold_judge(cls, x, first, second, third=None, calls=3):
     """Judge with one threshold, replace the options, judge `calls` more times, then change the new
-    dict in place to `third` and judge again. Counts ops added, sessions opened and runs per call, and
+    dict in place to `third` and judge again. Counts ops added and sessions opened from the first
+    judge() on (a session opened on first use is one per call too), runs per call, and
     whether each answer is what a run fed with x returned (an answer made in NumPy beside a run is not)."""
     import tensorflow as tf
 
     x = np.asarray(x, np.float32)
     with tf.Graph().as_default() as graph:
         judge = cls({"threshold": first})
-        before = np.asarray(judge.judge(x))
+        # Watched from the first call on: a session or an op made lazily on first use counts.
         ops_before = len(graph.get_operations())
         options = {"threshold": second}
         runs_per_call, from_graph = [], []
         with sessions_made() as sessions:
+            before = np.asarray(judge.judge(x))
             judge.update_options(options)
             after = []
             for _ in range(calls):

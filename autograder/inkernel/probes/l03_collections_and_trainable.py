@@ -27,6 +27,11 @@ def _name(item) -> str:
     return op.name if op is not None else repr(item)
 
 
+def _unscoped(name: str) -> str:
+    """A summary's name or tag without the scopes it was made in: "layer/mean_logit" -> "mean_logit"."""
+    return name.rsplit("/", 1)[-1]
+
+
 def _first_line(exc) -> str:
     """The error type and its first telling sentence (TensorFlow puts the reason after a preamble)."""
     message = getattr(exc, "message", None) or str(exc)
@@ -53,6 +58,9 @@ def probe_bookkeeping(build, x, w0, b0):
         logits, ema_op = build(x_t, np.asarray(w0, np.float32), np.asarray(b0, np.float32))
         obs = {key: sorted(_name(i) for i in graph.get_collection(getattr(tf1.GraphKeys, attr)))
                for key, attr in COLLECTIONS.items()}
+        # A summary's tag is judged without its scopes, as in lesson 5: a v1 summary made inside a name
+        # or variable scope takes the scope as a prefix of its name and tag, and is still "mean_logit".
+        obs["summaries"] = sorted(_unscoped(name) for name in obs["summaries"])
         steps = graph.get_collection(tf1.GraphKeys.GLOBAL_STEP) or [
             v for v in tf1.global_variables() if v.op.name == "global_step"]
         obs["global_step_dtype"] = steps[0].dtype.base_dtype.name if steps else None
@@ -78,7 +86,7 @@ def probe_bookkeeping(build, x, w0, b0):
                 obs["logits"] = sess.run(logits, {x_t: x})
                 if summaries is not None:
                     summary = tf1.Summary.FromString(sess.run(summaries, {x_t: x}))
-                    obs["summary_values"] = {v.tag: float(v.simple_value) for v in summary.value}
+                    obs["summary_values"] = {_unscoped(v.tag): float(v.simple_value) for v in summary.value}
                 sess.run(ema_op, {x_t: x})
                 before = sess.run(variables)
                 sess.run(grow)

@@ -48,44 +48,54 @@ def _raised(call, name):
 
 
 def probe_sync_op(make_sync_op, src_scope, dst_scope, shapes, src_order, dst_order,
-                  missing, bad_shape, decoy=None, dst_extra=None, src_frozen=None, dst_decoy=None):
+                  missing, bad_shape, decoy=None, dst_extra=None, src_frozen=None, dst_decoy=None,
+                  transposed=False):
     """Sync a trainable source scope into a non-trainable destination scope; then the two error cases.
 
     `decoy` is a third scope whose name starts with `src_scope` (it must be ignored); `dst_decoy` a
     scope whose name starts with `dst_scope` (it must stay as it was); `dst_extra` is a destination
     variable with no source (it must be left alone); `src_frozen` a non-trainable source variable
     that has a partner (not a source: its partner must be left alone); `missing` is a source
-    variable with no partner; `bad_shape` a variable whose destination has another shape.
+    variable with no partner; `bad_shape` a variable whose destination has another shape: one more
+    in each dimension, or (`transposed`) its dimensions reversed, of the same size.
     """
     import tensorflow as tf
 
     tf1 = tf.compat.v1
     fill = -1.0
 
-    def build(extra=None, reshape=None):
+    def build(extra=None, reshape=None, decoys=True):
         src_shapes, dst_shapes = dict(shapes), dict(shapes)
         order = list(src_order)
         if extra:
             src_shapes[extra] = [2]
             order.append(extra)
         if reshape:
-            dst_shapes[reshape] = [d + 1 for d in shapes[reshape]]
+            dst_shapes[reshape] = (list(reversed(shapes[reshape])) if transposed
+                                   else [d + 1 for d in shapes[reshape]])
         _make_variables(src_scope, src_shapes, order, trainable=True)
         if src_frozen:
             _make_variables(src_scope, {src_frozen: [2]}, [src_frozen], trainable=False, fill=3.0)
             dst_shapes[src_frozen] = [2]
-        if decoy:
+        if decoy and decoys:
             _make_variables(decoy, shapes, src_order, trainable=True, fill=7.0)
         dst_order_all = list(dst_order) + ([dst_extra] if dst_extra else []) + ([src_frozen] if src_frozen else [])
         if dst_extra:
             dst_shapes[dst_extra] = [1]
         _make_variables(dst_scope, dst_shapes, dst_order_all, trainable=False, fill=fill)
-        if dst_decoy:
+        if dst_decoy and decoys:
             _make_variables(dst_decoy, shapes, dst_order, trainable=False, fill=fill)
 
     with tf.Graph().as_default():
         build()
-        sync = make_sync_op(src_scope, dst_scope)
+        try:
+            sync = make_sync_op(src_scope, dst_scope)
+        except (KeyError, ValueError) as exc:
+            # Raised only because a scope sharing the name's prefix is there: the decoy was read (a
+            # prefix without '/' took its variables in), which is what the prefix-scope check names.
+            if not (decoy or dst_decoy) or not _builds_without_decoys(build, make_sync_op, src_scope, dst_scope):
+                raise
+            return {"decoy_written": True, "decoy_raised": type(exc).__name__}
         with tf1.Session() as sess:
             sess.run(tf1.global_variables_initializer())
             sess.run(sync)
@@ -105,8 +115,21 @@ def probe_sync_op(make_sync_op, src_scope, dst_scope, shapes, src_order, dst_ord
         build(reshape=bad_shape)
         shape_mismatch = _raised(lambda: make_sync_op(src_scope, dst_scope), bad_shape)
     return {"synced": synced, "untouched": untouched, "sources": sources,
-            "frozen_partner_written": frozen_partner_written, "decoy_written": decoy_written,
+            "frozen_partner_written": frozen_partner_written, "decoy_written": decoy_written, "decoy_raised": None,
             "missing_partner": missing_partner, "shape_mismatch": shape_mismatch}
+
+
+def _builds_without_decoys(build, make_sync_op, src_scope, dst_scope) -> bool:
+    """Whether the sync builds without raising once the scopes that share a prefix are gone."""
+    import tensorflow as tf
+
+    with tf.Graph().as_default():
+        build(decoys=False)
+        try:
+            make_sync_op(src_scope, dst_scope)
+        except Exception:   # noqa: BLE001 - any error here means the decoy was not the cause
+            return False
+    return True
 
 
 def _net_fn(n_in, hidden, n_out, frozen_scale=False):
@@ -189,8 +212,10 @@ def probe_lagged_trainer(cls, n_in, hidden, n_out, x, y, steps, learning_rate, f
             "modified_finalized_graph": guard.tripped, "racing_runs": racing.count}
 
 
-def probe_soft_update(make_soft_update_op, source, target, tau, steps):
-    """Pair source and target variables, build the op once, run it `steps` times."""
+def probe_soft_update(make_soft_update_op, source, target, tau, steps, moves=0.0):
+    """Pair source and target variables, build the op once, run it `steps` times. With `moves`, every
+    source grows by that much after each update (as a trained network does between two syncs): the
+    op must read each source's value when it runs, not a value fixed when it was built."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
@@ -199,6 +224,7 @@ def probe_soft_update(make_soft_update_op, source, target, tau, steps):
         dst = [tf1.Variable(np.asarray(v, np.float32), trainable=False, name=f"target_{i}")
                for i, v in enumerate(target)]
         op = make_soft_update_op(list(zip(src, dst)), tau)
+        move = tf.group(*[v.assign_add(tf.fill(tf.shape(v), np.float32(moves))) for v in src])
         init = tf1.global_variables_initializer()
         graph.finalize()
         trajectory = {f"target_{i}": [] for i in range(len(dst))}
@@ -208,10 +234,13 @@ def probe_soft_update(make_soft_update_op, source, target, tau, steps):
                 sess.run(op)
                 for i, value in enumerate(sess.run(dst)):
                     trajectory[f"target_{i}"].append(value)
+                if moves:
+                    sess.run(move)
             sources = {f"source_{i}": value for i, value in enumerate(sess.run(src))}
     first = {name: values[0] for name, values in trajectory.items()}
     initial = {**{f"source_{i}": v for i, v in enumerate(source)}, **{f"target_{i}": v for i, v in enumerate(target)}}
     return {"first_step": first, "trajectory": trajectory, "sources": sources, "initial": initial, "tau": tau,
+            "moves": moves,
             "one_op": isinstance(op, (tf.Operation, tf.Tensor))}
 
 
@@ -231,11 +260,16 @@ def probe_polyak_update(polyak_update, target, source, tau, steps, head=None):
     if head is not None:
         tgt, src = ({"body": body, "head": variables([value])} for body, value in zip((tgt, src), head))
     originals = tf.nest.flatten(tgt)
+    initial = [v.numpy() for v in originals]
     history = {}
     for _ in range(steps):
         polyak_update(tgt, src, tau)
         for key, var in enumerate(tf.nest.flatten(tgt)):
             history.setdefault(str(key), []).append(np.asarray(var))
+    # Whether the update reached every target at all (a value computed and never assigned leaves it).
+    assigned = steps == 0 or tau == 0 or all(
+        not np.array_equal(a, np.asarray(v)) or np.array_equal(a, np.asarray(s))
+        for a, v, s in zip(initial, tf.nest.flatten(tgt), tf.nest.flatten(src)))
     kept = len(originals) == len(tf.nest.flatten(tgt)) and all(
         a is b for a, b in zip(originals, tf.nest.flatten(tgt)))
     sources = {str(k): v.numpy() for k, v in enumerate(tf.nest.flatten(src))}
@@ -254,5 +288,5 @@ def probe_polyak_update(polyak_update, target, source, tau, steps, head=None):
         after = [v.numpy() for v in tf.nest.flatten(tgt)]
         if mismatch[kind] is not None and any(not np.array_equal(b, a) for b, a in zip(before, after)):
             changed.append(kind)
-    return {"values": history, "kept_variables": kept, "sources": sources,
+    return {"values": history, "assigned": assigned, "kept_variables": kept, "sources": sources,
             "mismatch_error": mismatch, "changed_before_error": changed}

@@ -103,27 +103,35 @@ def probe_noise_source(cls, seed, shape, draws=3, decoy=False):
 
 
 def probe_shuffled_epochs(fn, data, seed, reshuffle, epochs):
-    """Read every epoch through one iterator, in two fresh sessions, and one element more."""
+    """Read every epoch through one iterator, in two fresh sessions, and one element more. A dataset
+    that runs out early (OutOfRangeError) is read as far as it goes: how many elements it yields is
+    the observation, and only the epochs it completed are judged as permutations."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
     n = len(data)
+
+    def read(sess, next_item, count):
+        items = []
+        try:
+            while len(items) < count:
+                items.append(np.asarray(sess.run(next_item)).item())
+        except tf.errors.OutOfRangeError:
+            pass
+        return items
+
     with tf.Graph().as_default():
         dataset = fn(list(data), seed, reshuffle, epochs)
         buffers = [tf.get_static_value(op.inputs[1]) for op in tf1.get_default_graph().get_operations()
                    if op.type.startswith("ShuffleDataset") or op.type.startswith("ShuffleAndRepeatDataset")]
         next_item = tf1.data.make_one_shot_iterator(dataset).get_next()
-        sessions, ends = [], True
+        sessions, elements = [], None
         for _ in range(2):
             with tf1.Session() as sess:
-                flat = [np.asarray(sess.run(next_item)).item() for _ in range(n * epochs)]
-                if not sessions:
-                    try:
-                        sess.run(next_item)
-                        ends = False
-                    except tf.errors.OutOfRangeError:
-                        pass
-            sessions.append([flat[i * n:(i + 1) * n] for i in range(epochs)])
+                flat = read(sess, next_item, n * epochs if sessions else n * epochs + 1)
+            if not sessions:
+                elements, flat = len(flat), flat[:n * epochs]
+            sessions.append([flat[i * n:(i + 1) * n] for i in range(len(flat) // n)])
     orders = sessions[0]
     return {
         "orders": orders,
@@ -131,7 +139,8 @@ def probe_shuffled_epochs(fn, data, seed, reshuffle, epochs):
         "sessions_agree": sessions[0] == sessions[1],
         "permutations": all(sorted(e) == sorted(data) for e in orders),
         "epochs_differ": any(e != orders[0] for e in orders[1:]),
-        "ends_after_epochs": ends,
+        "ends_after_epochs": elements == n * epochs,
+        "elements": elements if elements <= n * epochs else f"more than {n * epochs}",
         "small_buffer": any(b is not None and 0 < int(b) < n for b in buffers),
     }
 

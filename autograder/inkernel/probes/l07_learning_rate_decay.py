@@ -228,6 +228,9 @@ def _either_side_of_restarts(mine, theirs, steps, learning_rate, decay_steps, al
     against float64, or another libm. Either the end of the previous period (learning_rate * alpha) or
     the start of the next (learning_rate * ((1 - alpha) * m_mul**i + alpha)) is then accepted as
     TensorFlow's value; the steps beside each restart still tell a wrong period from a right one.
+    The end of the previous period is accepted only where one of those ways of computing the index
+    does round below it (`_restart_index_may_round_down`): elsewhere a step on a restart begins the
+    new period, and an index off by one there is its own failure.
     """
     from fractions import Fraction
 
@@ -245,10 +248,39 @@ def _either_side_of_restarts(mine, theirs, steps, learning_rate, decay_steps, al
         i = starts.get(Fraction(int(step)))
         if i is None:
             continue
-        sides = (learning_rate * alpha, learning_rate * ((1 - alpha) * m_mul ** i + alpha), theirs[k])
+        sides = [learning_rate * ((1 - alpha) * m_mul ** i + alpha), theirs[k]]
+        if _restart_index_may_round_down(step, decay_steps, t_mul, i):
+            sides.append(learning_rate * alpha)   # the end of the previous period
         if any(np.isclose(mine[k], side, rtol=RTOL, atol=ATOL) for side in sides):
             mine[k] = theirs[k]
     return mine
+
+
+def _restart_index_may_round_down(step, decay_steps, t_mul, i):
+    """Whether an honest computation of the period index at the restart `step` gives i - 1: the text's
+    log(1 - p * (1 - t_mul)) / log(t_mul) or log1p(p * (t_mul - 1)) / log(t_mul), with p, 1 - t_mul and
+    the logarithms each in float64 or float32 (TensorFlow's, or NumPy's with a float32 step), or
+    walking the periods (start += length; length *= t_mul) in float64 or float32."""
+    if t_mul == 1.0:
+        return False
+    f32, f64 = np.float32, np.float64
+    with np.errstate(all="ignore"):
+        ps = (f64(step) / f64(decay_steps), f32(step) / f32(decay_steps))
+        gaps = (f64(1 - t_mul), f32(1 - t_mul), f32(1) - f32(t_mul))       # 1 - t_mul
+        logs_t = (np.log(f64(t_mul)), np.log(f32(t_mul)))
+        for p in ps:
+            for gap in gaps:
+                inner = (p.dtype.type(1) - p * p.dtype.type(gap), np.log1p(-p * p.dtype.type(gap)))
+                for value in (np.log(inner[0]), inner[1]):
+                    if any(np.floor(value / log_t) < i for log_t in logs_t):
+                        return True
+        for dtype in (f64, f32):
+            start, length = dtype(0), dtype(decay_steps)
+            for _ in range(i):
+                start, length = start + length, length * dtype(t_mul)
+            if dtype(step) < start:
+                return True
+    return False
 
 
 class _DefaultSessionUsed(Exception):
