@@ -17,7 +17,7 @@ import pytest
 
 from autograder.course import lessons
 from autograder.judging.reference import solution_path
-from tests.conftest import ASSIGNMENTS, GRADE_FLAGS, gradable, make_socket, release_path, scratch_course
+from tests.conftest import ASSIGNMENTS, GRADE_FLAGS, LIMITS, gradable, make_socket, release_path, scratch_course
 from tests.mutants import mutants_of
 from tests.swaps import one_per_cell, swap_cells
 
@@ -318,12 +318,16 @@ def test_forgeries_and_leaks_get_the_batch_graders_verdict_under_nbgrader_autogr
     for name in HONEST:
         submit(course, name, assignment, honest_notebook(name))
     run = autograde(course, assignment)
-    retune = lesson.exercise("retune").points
-    assert scores(course, assignment) == {
-        "honest": lesson.max_score,
-        **{f.name: 0 if f.zeroed else lesson.max_score - lesson.exercise(f.exercise).points for f in FORGERIES},
-        **{leak.name: lesson.max_score - retune for leak in LEAKS},
-        **dict.fromkeys(HONEST, lesson.max_score)}, run.stderr[-3000:]
+    got = scores(course, assignment)
+    from autograder.frontends.batch import grade_all
+    from autograder.judging.submissions import discover
+
+    batch = {r["student"]: r["score"] for r in grade_all(discover([course / "submitted"]), course / "batch", jobs=2,
+                                                          limits=LIMITS)}
+    assert got == batch, run.stderr[-3000:]  # the same verdicts through both front ends
+    assert {s: got[s] for s in ("honest", *HONEST)} == dict.fromkeys(("honest", *HONEST), lesson.max_score)
+    assert all(got[f.name] == 0 for f in FORGERIES if f.zeroed)
+    assert all(got[f.name] <= lesson.max_score - lesson.exercise(f.exercise).points for f in [*FORGERIES, *LEAKS])
     for leak in LEAKS:
         graded = (course / "autograded" / leak.name / assignment / lesson.notebook).read_text()
         assert UNNAMED_EXCEPTION in graded
