@@ -42,3 +42,72 @@ def test_make_report_writes_the_page(tmp_path):
     empty = subprocess.run([sys.executable, "-m", "autograder", "report", str(tmp_path)],
                            capture_output=True, text=True, timeout=300)
     assert empty.returncode == 2 and "no results" in empty.stderr
+
+
+# ---- the integrity view on a class with known copies (tests/integrity_class.py) ------------------
+
+import csv  # noqa: E402
+import json  # noqa: E402
+
+import pytest  # noqa: E402
+
+from autograder.frontends.report_settings import Report  # noqa: E402
+from autograder.frontends.similarity import SOLUTION, class_similarity  # noqa: E402
+from autograder.judging.results import write_result  # noqa: E402
+from tests.integrity_class import COPIES, KINDS, LEAKER, LESSONS, scores, write_integrity_class  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def known_class(tmp_path_factory):
+    root = tmp_path_factory.mktemp("known")
+    records = write_integrity_class(root / "submitted")
+    return root, records, class_similarity(records, root / "submitted")
+
+
+def _listed(found) -> set[tuple[str, str, str]]:
+    return {(s.assignment, p.a.student, p.b.student) for s in found for p in s.pairs}
+
+
+def test_every_kind_of_copy_is_listed_and_few_honest_pairs(known_class):
+    _, _, found = known_class
+    precision, recall, missed, false = scores(_listed(found))
+    assert precision >= 0.9 and recall >= 0.9, (missed, false)
+    leaks = [p for s in found for p in s.pairs if p.kind == "solution"]
+    assert [(p.assignment, p.a.student, p.b.student) for p in leaks] == [(LESSONS[0], LEAKER, SOLUTION)]
+
+
+def test_a_one_exercise_copy_is_listed_for_that_exercise(known_class):
+    _, _, found = known_class
+    original, copier = COPIES[LESSONS[0]]["one exercise"]
+    (pair,) = [p for p in found[0].pairs if {p.a.student, p.b.student} == {original, copier}]
+    assert "one_run" in pair.exercises or "one_run" in pair.observed  # kept_and_dropped is exercise one_run
+    assert min(pair.matches["one_run"].shares) > 0.9
+
+
+def test_a_stricter_cut_off_lists_fewer_pairs(known_class):
+    root, records, found = known_class
+    stricter = class_similarity(records, root / "submitted", Report(threshold=1.01, exercise_threshold=1.01,
+                                                                    much=1e9, leak_threshold=1.01))
+    kept = [p for s in stricter for p in s.pairs]
+    assert _listed(stricter) < _listed(found) and all(p.listed_for == ["observations"] for p in kept)
+
+
+def test_report_cli_takes_cut_offs_and_writes_the_pairs_as_csv_and_json(known_class, tmp_path):
+    root, records, found = known_class
+    for r in records:
+        write_result(tmp_path / "results", r)
+    run = subprocess.run([sys.executable, "-m", "autograder", "report", str(tmp_path / "results"), "--submissions",
+                          str(root / "submitted"), "--exercise-threshold", "0.9", "--config", str(tmp_path / "none.py")],
+                         capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    assert "similarity.csv" in run.stdout and "similarity.json" in run.stdout
+    rows = list(csv.DictReader((tmp_path / "results" / "similarity.csv").open()))
+    data = json.loads((tmp_path / "results" / "similarity.json").read_text())
+    assert len(rows) == len(data["pairs"]) == sum(len(s.pairs) for s in found)
+    exact = COPIES[LESSONS[0]]["exact"]
+    (row,) = [r for r in rows if (r["assignment"], r["student_a"], r["student_b"]) == (LESSONS[0], *exact)]
+    assert row["identical"] == "True" and float(row["score"]) == 1.0 and "notebook" in row["listed_for"]
+    assert {"one_run", "notebook"} <= set(next(p for p in data["pairs"] if p["student_b"] == exact[1])["units"])
+    page = (tmp_path / "results" / "report.html").read_text()
+    assert page.count("identical files") >= 1 and "close to the solution" in page
+    assert len(KINDS) == len(COPIES[LESSONS[1]])

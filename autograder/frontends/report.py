@@ -21,7 +21,11 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+if TYPE_CHECKING:
+    from autograder.frontends.report_settings import Report
+    from autograder.frontends.similarity import AssignmentSimilarity
 
 TOP_MISCONCEPTIONS = 3  # per exercise, in the table
 TOP_IN_CHART = 10  # per assignment, in the bar chart
@@ -217,9 +221,11 @@ def _failures_section(failed: Sequence[dict[str, Any]]) -> str:
             f"{rows}</table>")
 
 
-def report_html(records: Sequence[dict[str, Any]], title: str = "Class report",
-                submissions: Path | None = None) -> str:
-    """The whole page, from result records (and the submitted notebooks, to compare them)."""
+def report_html(records: Sequence[dict[str, Any]], title: str = "Class report", submissions: Path | None = None,
+                settings: Report | None = None, against: Path | None = None,
+                found: Sequence[AssignmentSimilarity] | None = None) -> str:
+    """The whole page, from result records (and the submitted notebooks, to compare them, or the
+    similarity pass already `found` on them)."""
     from autograder.frontends.integrity import STYLE as INTEGRITY_STYLE
     from autograder.frontends.integrity import flagged_section, similarity_section
 
@@ -231,16 +237,23 @@ def report_html(records: Sequence[dict[str, Any]], title: str = "Class report",
             f"<p class='summary' id='totals'><span id='students'>{students}</span> student(s), "
             f"<span id='submissions'>{len(records)}</span> submission(s), {len(stats)} assignment(s).</p>"
             f"{body}{_failures_section(failed_gradings(records))}"
-            f"{similarity_section(records, submissions)}{flagged_section(records)}</body></html>\n")
+            f"{similarity_section(records, submissions, settings, against, found)}{flagged_section(records)}"
+            "</body></html>\n")
 
 
-def write_report(results: Path, out: Path, submissions: Path | None = None) -> Path:
+def write_report(results: Path, out: Path, submissions: Path | None = None, settings: Report | None = None,
+                 against: Path | None = None) -> list[Path]:
     """Read every result under `results` and write the class report to `out`; with `submissions`
-    (the folder `grade` read), compare the notebooks the results graded."""
+    (the folder `grade` read), compare the notebooks the results graded (and, with `against`,
+    earlier years' submissions) and write the pairs beside it as CSV and JSON. The paths written."""
+    from autograder.frontends.similarity import class_similarity
+    from autograder.frontends.similarity_export import write_exports
     from autograder.judging.results import atomic_write, read_results
 
     records = read_results(results)
     if not records:
         raise FileNotFoundError(f"no results in {results}")
-    atomic_write(out, report_html(records, f"Class report: {results.resolve().name}", submissions))
-    return out
+    found = class_similarity(records, submissions, settings, against) if submissions is not None else None
+    atomic_write(out, report_html(records, f"Class report: {results.resolve().name}", submissions, settings, against,
+                                  found))
+    return [out, *(write_exports(found, out.parent) if found is not None else ())]

@@ -18,7 +18,7 @@ from typing import Any, Iterable
 
 from autograder.engine.untrusted import one_line
 
-CLASS_FILES = ("grades.csv", "report.html")
+CLASS_FILES = ("grades.csv", "report.html", "similarity.csv", "similarity.json")
 """What the results folder holds for the whole class, beside the students' folders."""
 ESCAPE = "%"
 MAX_RECORD_BYTES = 16 * 2**20  # a result record is a few kB; anything far larger is not the grader's
