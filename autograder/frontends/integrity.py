@@ -27,7 +27,7 @@ table.code td { border: 0; padding: 0 .4em; white-space: pre; font-family: ui-mo
 table.code td.where { color: #888; text-align: right; width: 2.5em; } table.code tr.gap td { color: #888; font-style: italic; }
 table.code tr.cell td { font: 600 12px system-ui, sans-serif; color: #555; padding-top: .4em; }
 table.flagged td.quoted code { white-space: pre-wrap; overflow-wrap: anywhere; } table.flagged td.quoted { width: 36%; }
-.wide { overflow-x: auto; } .label { font: 600 11px system-ui, sans-serif; border-radius: 3px; padding: 0 .35em;
+.label { font: 600 11px system-ui, sans-serif; border-radius: 3px; padding: 0 .35em;
   background: #eee; margin-left: .3em; white-space: nowrap; } .label.identical, .label.solution { background: #f6c6c6; }
 .label.earlier { background: #d8e4f8; } ul.evidence { margin: .3em 0; padding-left: 1.2em; }
 mark.c0 { background: #ffe08a; } mark.c1 { background: #b9e4c9; } mark.c2 { background: #c7d7fb; }
@@ -229,5 +229,5 @@ def flagged_section(records: Iterable[dict[str, Any]]) -> str:
     return ("<h2 id='flagged'>Flagged code</h2><p class='summary'>"
             f"{len({(f['student'], f['assignment']) for f in rows})} submission(s) the grader marked: "
             "<code>tampered</code> ones scored zero; flagged ones kept their score for you to judge.</p>"
-            "<table class='flagged'><tr><th>student</th><th>assignment</th><th>status</th><th>cell:line</th>"
-            f"<th>code</th><th>reason</th></tr>{body}</table>")
+            "<div class='wide'><table class='flagged'><tr><th>student</th><th>assignment</th><th>status</th>"
+            f"<th>cell:line</th><th>code</th><th>reason</th></tr>{body}</table></div>")

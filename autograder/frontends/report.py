@@ -157,7 +157,7 @@ def misconception_chart(a: AssignmentStats) -> str | None:
 # ---- page ---------------------------------------------------------------------------------------
 
 STYLE = """
-body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 62em; color: #222; padding: 0 1em; }
+body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 88em; color: #222; padding: 0 1em; }
 h1 { margin-bottom: .2em; } h2 { margin-top: 2em; border-bottom: 1px solid #ddd; }
 table { border-collapse: collapse; margin: .6em 0 1.2em; width: 100%; }
 th, td { text-align: left; padding: .3em .6em; border-bottom: 1px solid #eee; vertical-align: top; }
@@ -167,7 +167,7 @@ table.misconceptions td:nth-child(2) { width: 16em; }
 .bar { background: #e8eef6; width: 9em; height: .9em; display: inline-block; vertical-align: middle; }
 .bar span { background: #1f77b4; height: 100%; display: block; }
 .summary { color: #555; } img { max-width: 100%; } code { background: #f3f3f3; padding: 0 .25em; }
-.status { font-weight: 600; } .plots { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
+.status { font-weight: 600; } .wide { overflow-x: auto; } .plots { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
 """
 
 
@@ -196,13 +196,13 @@ def _assignment_section(a: AssignmentStats) -> str:
         f'<td><code>{_e(m.check)}</code><br>{_e(m.title)}</td><td class="num students">{m.students}</td>'
         f'<td>{_e(m.teaching)}</td></tr>'
         for e in a.exercises.values() for m in e.top())
-    wrong_table = (f"<table class='misconceptions'><tr><th>exercise</th><th>failed check</th><th class='num'>students</th>"
-                   f"<th>what it teaches</th></tr>{wrong}</table>") if wrong else "<p>No misconception: every graded check passed.</p>"
+    wrong_table = (f"<div class='wide'><table class='misconceptions'><tr><th>exercise</th><th>failed check</th><th class='num'>students</th>"
+                   f"<th>what it teaches</th></tr>{wrong}</table></div>") if wrong else "<p>No misconception: every graded check passed.</p>"
     return (f'<section class="assignment" data-assignment="{_e(a.name)}"><h2>{_e(a.name)}</h2>'
             f'<p class="summary"><span class="count">{len(a.scores)}</span> submission(s), maximum {a.max_score} '
             f'points, median {median:g}.</p><div class="plots">{"".join(plots)}</div>'
-            f"<h3>Pass rate per exercise</h3><table class='pass-rates'><tr><th>exercise</th><th class='num'>points</th>"
-            f"<th class='num'>passed</th><th class='num'>rate</th><th></th></tr>{rates}</table>"
+            f"<h3>Pass rate per exercise</h3><div class='wide'><table class='pass-rates'><tr><th>exercise</th><th class='num'>points</th>"
+            f"<th class='num'>passed</th><th class='num'>rate</th><th></th></tr>{rates}</table></div>"
             f"<h3>Most frequent misconceptions (top {TOP_MISCONCEPTIONS} per exercise, graded submissions)</h3>"
             f"{wrong_table}</section>")
 
@@ -217,8 +217,8 @@ def _failures_section(failed: Sequence[dict[str, Any]]) -> str:
     summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
     return (f"<h2>Gradings that failed</h2><p class='summary'>{len(failed)} submission(s): {_e(summary)}. "
             "Their scores are zero; the reason says what to do.</p>"
-            f"<table class='failures'><tr><th>student</th><th>assignment</th><th>status</th><th>reason</th></tr>"
-            f"{rows}</table>")
+            f"<div class='wide'><table class='failures'><tr><th>student</th><th>assignment</th><th>status</th><th>reason</th></tr>"
+            f"{rows}</table></div>")
 
 
 def report_html(records: Sequence[dict[str, Any]], title: str = "Class report", submissions: Path | None = None,

@@ -103,8 +103,10 @@ class Pair:
     @property
     def score(self) -> float:
         """The strongest listing unit's share (the larger side for the notebook, the smaller for an
-        exercise), plus a tenth per exercise failed the same rare way; at most 1."""
-        code = [max(m.shares) if u == NOTEBOOK else min(m.shares) for u, m in self.matches.items() if u in self.listed_for]
+        exercise, listed or failed the same rare way), plus a tenth per exercise failed the same rare
+        way; at most 1."""
+        code = [max(m.shares) if u == NOTEBOOK else min(m.shares) for u, m in self.matches.items()
+                if u in self.listed_for or u in self.observed]
         return min(1.0, max(code, default=0.0) + 0.1 * len(self.observed))
 
     @property
