@@ -111,3 +111,45 @@ def test_report_cli_takes_cut_offs_and_writes_the_pairs_as_csv_and_json(known_cl
     page = (tmp_path / "results" / "report.html").read_text()
     assert page.count("identical files") >= 1 and "close to the solution" in page
     assert len(KINDS) == len(COPIES[LESSONS[1]])
+
+
+def test_not_implemented_is_no_misconception_and_ties_are_named():
+    records = synthetic_records()
+    exercise = records[0]["exercises"][0]
+    undone = {**exercise, "passed": False, "outcomes": [{"id": "not-implemented", "title": "is implemented",
+                                                          "message": "", "passed": False}]}
+    tied = [{**exercise, "passed": False, "outcomes": [{"id": f"check-{i}", "title": "t", "message": "m", "passed": False}]}
+            for i in range(5)]
+    mine = [{**records[0], "student": f"t{i}", "status": "graded", "exercises": [e]} for i, e in enumerate([undone, *tied])]
+    stats = class_stats(mine)[records[0]["assignment"]].exercises[exercise["id"]]
+    assert "not-implemented" not in stats.misconceptions
+    assert len(stats.top()) == 3 and [m.check for m in stats.tied_beyond()] == ["check-3", "check-4"]
+    assert "+2 more with 1 student(s) each" in report_html(mine)
+
+
+def test_grade_files_follow_the_umask_and_grades_csv_has_a_column_per_exercise(tmp_path):
+    import os
+    import stat
+
+    from autograder.judging.results import exercise_column, write_class_csv
+    from tests.synthetic_class import write_synthetic_class
+
+    old = os.umask(0o007)
+    try:
+        records = write_synthetic_class(tmp_path / "out")
+    finally:
+        os.umask(old)
+    mode = stat.S_IMODE((tmp_path / "out" / "grades.csv").stat().st_mode)
+    assert mode == 0o660, oct(mode)
+    feedback = next((tmp_path / "out").glob("*/*.txt"))
+    assert stat.S_IMODE(feedback.stat().st_mode) == 0o660
+    from autograder.judging.feedback import record_html, record_text
+
+    lean = {**records[0], "not_run": "21 of 28 code cells (the grade does not depend on them); --run-all runs them"}
+    assert "--run-all" not in record_text(lean) + record_html(lean)  # the instructor's, in the JSON
+    rows = list(csv.DictReader(write_class_csv(tmp_path / "out", records).open()))
+    for row, r in zip(rows, records):
+        for e in r["exercises"]:
+            assert float(row[exercise_column(r["assignment"], e["id"])]) == e["points"]
+    others = [c for c in rows[0] if "/" in c and not c.startswith(rows[0]["assignment"] + "/")]
+    assert others and all(rows[0][c] == "" for c in others)  # blank on another assignment's row

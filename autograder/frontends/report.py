@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 TOP_MISCONCEPTIONS = 3  # per exercise, in the table
 TOP_IN_CHART = 10  # per assignment, in the bar chart
+NOT_MISCONCEPTIONS = frozenset({"not-implemented"})  # an exercise left undone teaches nothing about a mistake
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
 
 
@@ -56,6 +57,11 @@ class ExerciseStats:
     def top(self, n: int = TOP_MISCONCEPTIONS) -> list[Misconception]:
         return sorted(self.misconceptions.values(), key=lambda m: (-m.students, m.check))[:n]
 
+    def tied_beyond(self, n: int = TOP_MISCONCEPTIONS) -> list[Misconception]:
+        """The misconceptions `top(n)` leaves out though as many students showed them as its last."""
+        shown = self.top(n)
+        return [m for m in self.top(len(self.misconceptions))[n:] if shown and m.students == shown[-1].students]
+
 
 @dataclass
 class AssignmentStats:
@@ -78,7 +84,7 @@ def class_stats(records: Iterable[dict[str, Any]]) -> dict[str, AssignmentStats]
             if r["status"] != "graded":
                 continue
             for o in ex.get("outcomes", []):
-                if o.get("judged", True) and not o["passed"]:
+                if o.get("judged", True) and not o["passed"] and o["id"] not in NOT_MISCONCEPTIONS:
                     m = e.misconceptions.setdefault(o["id"], Misconception(ex["id"], o["id"], o["title"], o["message"]))
                     m.students += 1
     return dict(sorted(stats.items()))
@@ -191,11 +197,10 @@ def _assignment_section(a: AssignmentStats) -> str:
         f'<td class="num pass-rate">{e.pass_rate:.0%}</td>'
         f'<td><span class="bar"><span style="width:{e.pass_rate:.0%}"></span></span></td></tr>'
         for e in a.exercises.values())
-    wrong = "".join(
+    wrong = "".join("".join(
         f'<tr data-exercise="{_e(m.exercise)}" data-check="{_e(m.check)}"><td><code>{_e(m.exercise)}</code></td>'
         f'<td><code>{_e(m.check)}</code><br>{_e(m.title)}</td><td class="num students">{m.students}</td>'
-        f'<td>{_e(m.teaching)}</td></tr>'
-        for e in a.exercises.values() for m in e.top())
+        f'<td>{_e(m.teaching)}</td></tr>' for m in e.top()) + _tied_row(e) for e in a.exercises.values())
     wrong_table = (f"<div class='wide'><table class='misconceptions'><tr><th>exercise</th><th>failed check</th><th class='num'>students</th>"
                    f"<th>what it teaches</th></tr>{wrong}</table></div>") if wrong else "<p>No misconception: every graded check passed.</p>"
     return (f'<section class="assignment" data-assignment="{_e(a.name)}"><h2>{_e(a.name)}</h2>'
@@ -205,6 +210,16 @@ def _assignment_section(a: AssignmentStats) -> str:
             f"<th class='num'>passed</th><th class='num'>rate</th><th></th></tr>{rates}</table></div>"
             f"<h3>Most frequent misconceptions (top {TOP_MISCONCEPTIONS} per exercise, graded submissions)</h3>"
             f"{wrong_table}</section>")
+
+
+def _tied_row(e: ExerciseStats) -> str:
+    """A row naming the misconceptions the table leaves out at the same count as its last; "" if none."""
+    tied = e.tied_beyond()
+    if not tied:
+        return ""
+    return (f'<tr class="tied" data-exercise="{_e(e.id)}"><td><code>{_e(e.id)}</code></td>'
+            f'<td colspan="3">+{len(tied)} more with {tied[0].students} student(s) each: '
+            + ", ".join(f"<code>{_e(m.check)}</code>" for m in tied) + "</td></tr>")
 
 
 def _failures_section(failed: Sequence[dict[str, Any]]) -> str:

@@ -31,7 +31,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from itertools import combinations
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 import nbformat
 
@@ -203,10 +203,10 @@ def written_code(student: str, cells, course: CourseCode, sha256: str = "", ever
     exercise's definition, and the notebook's cells that are not, line for line, the course's
     (all of them with `everything`)."""
     cells = _code_cells(cells) if hasattr(cells, "cells") else list(cells)
-    own = [(label, source) for label, source in cells if everything or not all(
-        line_key(line) in course.lines for line in source.splitlines() if line.strip())]
-    units = {NOTEBOOK: _unit(NOTEBOOK, normalised(own), course.vocab)}
+    own = {label for label, source in cells if everything or not all(
+        line_key(line) in course.lines for line in source.splitlines() if line.strip())}
     every = normalised(cells)
+    units = {NOTEBOOK: _unit(NOTEBOOK, [line for line in every if line.cell in own], course.vocab)}
     for exercise, symbol in course.symbols.items():
         lines = _definition(every, symbol)
         if lines:
@@ -214,22 +214,28 @@ def written_code(student: str, cells, course: CourseCode, sha256: str = "", ever
     return Written(student, units, sha256)
 
 
-Weight = Callable[[str, int], float]
+class Weight:
+    """What a fingerprint of a unit says about two students: 0 for `ignored` ones (the course's) and
+    for those at least `common_share` of the class has, 1 for those two or fewer have, linear between."""
 
+    def __init__(self, written: Sequence[Written], ignored: frozenset[int], common_share: float):
+        self.holders = {name: Counter(h for w in written if name in w.units for h in set(w.units[name].hashes))
+                        for name in {n for w in written for n in w.units}}
+        self.ignored, self.cut = ignored, max(3.0, math.ceil(common_share * len(written)))
+        self._of: dict[int, tuple[list[float], float]] = {}
 
-def class_weights(written: Sequence[Written], ignored: frozenset[int], common_share: float) -> Weight:
-    """What a fingerprint of a unit says about two students: 0 for `ignored` ones (the course's) and for
-    those at least `common_share` of the class has, 1 for those two or fewer have, linear between."""
-    holders = {name: Counter(h for w in written if name in w.units for h in set(w.units[name].hashes))
-               for name in {n for w in written for n in w.units}}
-    cut = max(3.0, math.ceil(common_share * len(written)))
-
-    def weight(unit: str, h: int) -> float:
-        if h in ignored or h == SEAM:
+    def __call__(self, unit: str, h: int) -> float:
+        if h in self.ignored or h == SEAM:
             return 0.0
-        n = holders.get(unit, Counter()).get(h, 0)
-        return 1.0 if n <= 2 else max(0.0, (cut - n) / (cut - 2))
-    return weight
+        n = self.holders.get(unit, Counter()).get(h, 0)
+        return 1.0 if n <= 2 else max(0.0, (self.cut - n) / (self.cut - 2))
+
+    def of(self, unit: Unit) -> tuple[list[float], float]:
+        """The weight of each fingerprint of `unit`, and their sum (kept: a unit is in many pairs)."""
+        if id(unit) not in self._of:
+            weights = [self(unit.name, h) for h in unit.hashes]
+            self._of[id(unit)] = weights, sum(weights)
+        return self._of[id(unit)]
 
 
 def compare(a: Unit, b: Unit, weight: Weight) -> Match | None:
@@ -238,9 +244,10 @@ def compare(a: Unit, b: Unit, weight: Weight) -> Match | None:
     where: dict[int, list[int]] = {}
     for j, h in enumerate(b.hashes):
         where.setdefault(h, []).append(j)
+    weights_a = weight.of(a)[0]
     blocks, i = [], 0
     while i < len(a.hashes):
-        starts = where.get(a.hashes[i], ()) if weight(a.name, a.hashes[i]) > 0 else ()
+        starts = where.get(a.hashes[i], ()) if weights_a[i] > 0 else ()
         best = (0, 0)
         for j in starts:
             n = 1
@@ -254,9 +261,9 @@ def compare(a: Unit, b: Unit, weight: Weight) -> Match | None:
         return None
     sides = []
     for unit, at in ((a, 0), (b, 1)):
-        total = sum(weight(unit.name, h) for h in unit.hashes)
+        weights, total = weight.of(unit)
         covered = {p for block in blocks for p in range(block[at], block[at] + block[2])}
-        sides.append((sum(weight(unit.name, unit.hashes[p]) for p in covered), total))
+        sides.append((sum(weights[p] for p in covered), total))
     if not sides[0][0]:
         return None
     return Match(a.name, tuple(m / t if t else 0.0 for m, t in sides), round(min(sides[0][0], sides[1][0]), 1),
@@ -288,7 +295,7 @@ def pair_of(assignment: str, a: Written, b: Written, weight: Weight, s: Report, 
 def similar_pairs(assignment: str, written: Sequence[Written], course: CourseCode, s: Report,
                   signatures: dict[str, dict[str, tuple]] | None = None) -> list[Pair]:
     """The listed pairs of `written` (one assignment's submissions), the strongest first."""
-    weight = class_weights(written, course.hashes, s.common_share)
+    weight = Weight(written, course.hashes, s.common_share)
     observed = shared_failures(signatures or {}, len(written), s.rare_share)
     holders: dict[tuple[str, int], list[int]] = {}
     for i, w in enumerate(written):
@@ -296,7 +303,12 @@ def similar_pairs(assignment: str, written: Sequence[Written], course: CourseCod
             for h in set(unit.hashes):
                 if weight(name, h) > 0:
                     holders.setdefault((name, h), []).append(i)
-    candidates = {pair for who in holders.values() for pair in combinations(who, 2)}
+    # Only pairs with enough weight in common are compared (every listing needs exercise_min_match).
+    common: Counter = Counter()
+    for (name, h), who in holders.items():
+        for pair in combinations(who, 2):
+            common[pair] += weight(name, h)
+    candidates = {pair for pair, shared in common.items() if shared >= s.exercise_min_match}
     candidates |= {(i, j) for i, j in combinations(range(len(written)), 2)
                    if (written[i].student, written[j].student) in observed}
     pairs = [pair_of(assignment, written[i], written[j], weight, s,
@@ -312,13 +324,13 @@ def _ranked(pairs: Iterable[Pair]) -> list[Pair]:
 def close_to_solution(assignment: str, written: Sequence[Written], course: CourseCode, s: Report) -> list[Pair]:
     """Submissions whose exercises are at least `leak_threshold` the solution's, weighed by how rare
     that code is in the class (the release weighs nothing)."""
-    weight = class_weights(written, course.release, s.common_share)
+    weight = Weight(written, course.release, s.common_share)
     found = []
     for w in written:
         matches = {e: m for e in w.units.keys() & course.solution.units.keys() - {NOTEBOOK}
                    if (m := compare(w.units[e], course.solution.units[e], weight))}
-        mine = sum(weight(e, h) for e, u in w.units.items() if e != NOTEBOOK for h in u.hashes)
-        shared = sum(m.shares[0] * sum(weight(e, h) for h in w.units[e].hashes) for e, m in matches.items())
+        mine = sum(weight.of(u)[1] for e, u in w.units.items() if e != NOTEBOOK)
+        shared = sum(m.shares[0] * weight.of(w.units[e])[1] for e, m in matches.items())
         if mine and shared / mine >= s.leak_threshold and shared >= s.min_match:
             listed = sorted(e for e, m in matches.items() if m.shares[0] >= s.leak_threshold)
             found.append(Pair(assignment, w, course.solution, matches, listed, (), "solution"))
@@ -328,7 +340,7 @@ def close_to_solution(assignment: str, written: Sequence[Written], course: Cours
 def earlier_pairs(assignment: str, written: Sequence[Written], earlier: Sequence[Written], course: CourseCode,
                   s: Report) -> list[Pair]:
     """This year's submissions against earlier years' (`--against`), weighed by this year's class."""
-    weight = class_weights(written, course.hashes, s.common_share)
+    weight = Weight(written, course.hashes, s.common_share)
     return _ranked(p for w in written for e in earlier
                    if (p := pair_of(assignment, w, e, weight, s, kind="earlier")))
 

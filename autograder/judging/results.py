@@ -34,12 +34,26 @@ def verdict(record: dict[str, Any]) -> tuple:
             [(e["id"], e["points"], e["passed"], e.get("failed_checks", [])) for e in record["exercises"]])
 
 
+def _umask() -> int:
+    """This process's umask, read without changing it (os.umask sets it, racing other threads)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except OSError:
+        pass
+    return 0o022
+
+
 def atomic_write(path: Path, text: str) -> None:
-    """Write `text` to `path` through a temporary file and a rename, so readers see all or nothing."""
+    """Write `text` to `path` through a temporary file and a rename, so readers see all or nothing.
+    The file gets the mode a plain `open` would (0666 less the umask), not the temporary file's
+    0600: with `umask 007` the course group (a TA, a web server) reads grades and reports."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp", encoding="utf-8") as tmp:
         tmp.write(text)
     try:
+        os.chmod(tmp.name, 0o666 & ~_umask())
         os.replace(tmp.name, path)
     except OSError:  # `path` is a folder, say: leave nothing half-done behind
         os.unlink(tmp.name)
@@ -136,14 +150,25 @@ def csv_safe(value: Any) -> Any:
     return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
 
 
+def exercise_column(assignment: str, exercise: str) -> str:
+    """The grades.csv column of one exercise's points: `<assignment>/<exercise>`."""
+    return f"{assignment}/{exercise}"
+
+
 def write_class_csv(out: Path, records: Iterable[dict[str, Any]]) -> Path:
     """`OUT/grades.csv`: one row per submission, no cell a spreadsheet would take for a formula, no
-    control character (a newline, an escape sequence in a folder's name) but as a visible escape."""
+    control character (a newline, an escape sequence in a folder's name) but as a visible escape.
+    After the fixed columns, one per exercise (`exercise_column`), in the order first met, holding
+    the row's points and left blank on other assignments' rows: a gradebook import (Canvas, Moodle)
+    maps each column to a grade item and skips blank cells."""
+    records = list(records)
+    exercises = list(dict.fromkeys(exercise_column(r["assignment"], e["id"]) for r in records for e in r["exercises"]))
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, extrasaction="ignore", lineterminator="\n")
+    writer = csv.DictWriter(buffer, fieldnames=[*CSV_COLUMNS, *exercises], extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
     for r in records:
-        row = {**r, "reason": " ".join(str(r.get("reason", "")).split())}
+        row = {**r, "reason": " ".join(str(r.get("reason", "")).split()),
+               **{exercise_column(r["assignment"], e["id"]): e["points"] for e in r["exercises"]}}
         writer.writerow({k: csv_safe(one_line(v) if isinstance(v, str) else v) for k, v in row.items()})
     path = out / "grades.csv"
     atomic_write(path, buffer.getvalue())
