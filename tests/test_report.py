@@ -153,3 +153,15 @@ def test_grade_files_follow_the_umask_and_grades_csv_has_a_column_per_exercise(t
             assert float(row[exercise_column(r["assignment"], e["id"])]) == e["points"]
     others = [c for c in rows[0] if "/" in c and not c.startswith(rows[0]["assignment"] + "/")]
     assert others and all(rows[0][c] == "" for c in others)  # blank on another assignment's row
+
+
+def test_against_an_earlier_year_lists_this_years_copy_of_it(known_class, tmp_path):
+    import shutil
+
+    root, records, _ = known_class
+    original, copier = COPIES[LESSONS[0]]["renamed"]
+    shutil.copytree(root / "submitted" / original / LESSONS[0], tmp_path / "earlier" / "alumna" / LESSONS[0])
+    this_year = [r for r in records if r["assignment"] == LESSONS[0] and r["student"] != original]
+    (result,) = class_similarity(this_year, root / "submitted", against=tmp_path / "earlier")
+    earlier = [(p.a.student, p.b.student) for p in result.pairs if p.kind == "earlier"]
+    assert earlier == [(copier, "alumna (earlier)")]
