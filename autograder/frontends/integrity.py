@@ -120,7 +120,9 @@ def pair_anchor(assignment: str, rank: int) -> str:
 
 
 def _pair(rank: int, p: Pair) -> str:
-    units = [u for u in p.listed_for if u in p.matches] or [u for u in p.observed if u in p.matches] or list(p.matches)
+    # The notebook holds every exercise: when it lists the pair it is the one view, else each listing exercise.
+    units = ([NOTEBOOK] if NOTEBOOK in p.listed_for else [u for u in p.listed_for if u in p.matches]
+             or [u for u in p.observed if u in p.matches] or list(p.matches))
     shown = []
     for u in units:
         m = p.matches[u]
