@@ -165,3 +165,10 @@ def test_against_an_earlier_year_lists_this_years_copy_of_it(known_class, tmp_pa
     (result,) = class_similarity(this_year, root / "submitted", against=tmp_path / "earlier")
     earlier = [(p.a.student, p.b.student) for p in result.pairs if p.kind == "earlier"]
     assert earlier == [(copier, "alumna (earlier)")]
+
+
+def test_flagged_code_cites_cells_from_one_as_the_pairs_do():
+    from autograder.frontends.integrity import flagged
+
+    record = {**synthetic_records()[0], "flags": [{"cell": 3, "line": 2, "code": "import random", "reason": "r"}]}
+    assert [(f["cell"], f["line"]) for f in flagged([record])] == [("cell 4", "2")]
