@@ -29,6 +29,7 @@ import math
 import os
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 from itertools import combinations
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -61,6 +62,14 @@ class Unit:
     @property
     def code(self) -> str:
         return "\n".join(line.text for line in self.lines)
+
+    @cached_property
+    def positions(self) -> dict[int, list[int]]:
+        """Where each fingerprint starts (kept: a unit is compared with many)."""
+        where: dict[int, list[int]] = {}
+        for j, h in enumerate(self.hashes):
+            where.setdefault(h, []).append(j)
+        return where
 
 
 @dataclass(frozen=True)
@@ -241,9 +250,9 @@ class Weight:
 def compare(a: Unit, b: Unit, weight: Weight) -> Match | None:
     """The blocks of `a` found in `b` (greedy, longest first at each place) and each side's share;
     None when nothing of weight is in common."""
-    where: dict[int, list[int]] = {}
-    for j, h in enumerate(b.hashes):
-        where.setdefault(h, []).append(j)
+    where = b.positions
+    if where.keys().isdisjoint(a.positions):
+        return None
     weights_a = weight.of(a)[0]
     blocks, i = [], 0
     while i < len(a.hashes):
