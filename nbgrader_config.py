@@ -19,6 +19,15 @@ c.CourseDirectory.feedback_directory = "feedback"
 # Only when nbgrader reads this file: `python -m autograder grade` reads it for c.Engine alone, and
 # importing nbgrader would cost every batch 0.8 s before its first kernel starts.
 if "nbgrader" in sys.modules:
+    from autograder.engine.sandbox import OtherPackage, require_own_package
+
+    # A course copied elsewhere and run with another checkout's venv refuses here, before nbgrader
+    # records anyone: an exception would only be logged, and nbgrader would go on with its defaults.
+    try:
+        require_own_package()
+    except OtherPackage as exc:
+        sys.exit(f"error: {exc}")
+
     from nbconvert.preprocessors import ClearMetadataPreprocessor, CSSHTMLHeaderPreprocessor
     from nbgrader.preprocessors import (
         AssignLatePenalties,
@@ -49,6 +58,9 @@ if "nbgrader" in sys.modules:
         SanitizeHTML,  # what the student wrote cannot run in formgrader or the feedback page
         IgnorePattern, ClearMetadataPreprocessor, LimitOutput, SaveAutoGrades, AssignLatePenalties, CheckCellMetadata]
     c.GenerateFeedback.preprocessors = [GetGrades, CSSHTMLHeaderPreprocessor, SanitizeHTML]
+    # `nbgrader export`: quoted cells, none a spreadsheet would run as a formula (a student id `=HYPERLINK(...)`).
+    from autograder.frontends.nbgrader_export import SafeCsvExportPlugin
+    c.ExportApp.plugin_class = SafeCsvExportPlugin
 
 # The engine's knobs, shared with `python -m autograder grade` (which reads this file; its flags
 # override single values). These are the defaults.

@@ -16,7 +16,7 @@ The parts, each a folder, with imports flowing one way (tests/test_architecture.
         │
     inkernel/   the only code of the grader that runs inside the student's kernel: the probe side
     course/     the content: lessons (exercises, probes, checks), hidden cases, public expected values
-    notebook/   helpers the lessons' own cells import (pictures of graphs, checked claims)
+    notebook/   helpers the lessons' own cells import (pictures of graphs, checked claims, timing)
 
 Two public names stay at the top for the notebooks: `autograder.check` (the check cells'
 `Checker`) and `autograder.graph_picture` (`show_graph`).

@@ -19,12 +19,12 @@ from pathlib import Path
 import nbformat
 
 from autograder.course import lessons
-from autograder.engine.kernel import execute_and_observe
 from autograder.engine.limits import Limits
 from autograder.engine.sandbox import bwrap_works
 from autograder.frontends.batch import grade_all
 from autograder.judging.lean import lesson_cut
 from autograder.judging.reference import release_path, solution_path
+from autograder.judging.replaying import observe_notebook
 from autograder.judging.submissions import discover
 
 BUDGET_S = 30.0
@@ -37,7 +37,7 @@ def kernel_seconds(assignment: str, run_all: bool) -> float:
     nb = nbformat.read(solution_path(lesson), as_version=4)
     if not run_all:
         nb = lesson_cut(nb, lesson, release_path(lesson)).notebook
-    execution = execute_and_observe(nb, assignment, lessons.all_cases(lesson), Limits(sandbox=bwrap_works()))
+    execution = observe_notebook(nb, lesson, lessons.all_cases(lesson), Limits(sandbox=bwrap_works()))
     assert execution.status == "graded" and not execution.cell_errors, (assignment, execution.reason)
     return execution.kernel_s
 

@@ -81,6 +81,18 @@ def without_screen() -> Iterator[None]:
         yield
 
 
+@contextlib.contextmanager
+def without_audit_hook() -> Iterator[None]:
+    """Grade without the run-time audit hook (`inkernel.audit`) in the grader's first cell: for the
+    witnesses that show an attack the hook stops would otherwise earn its points."""
+    from autograder.engine import kernel
+
+    with pytest.MonkeyPatch.context() as patch:
+        original = kernel.first_cell_source
+        patch.setattr(kernel, "first_cell_source", lambda assignment: original(assignment).rsplit("\n", 1)[0])
+        yield
+
+
 def release_path(assignment: str) -> Path:
     """The committed student version of an assignment's notebook."""
     return reference.release_path(lessons.load(assignment))
@@ -145,3 +157,14 @@ def gradable(course: Path) -> Path:
 def course(tmp_path) -> Path:
     """A scratch course with the course's config; without bubblewrap, deliberately unsandboxed."""
     return gradable(scratch_course(tmp_path))
+
+
+def make_socket(path: Path) -> None:
+    """A Unix socket file at `path`, however long (a socket's address may hold only 108 bytes):
+    bound in a short folder, then moved."""
+    import socket
+    import tempfile
+
+    with tempfile.TemporaryDirectory(dir="/tmp") as short, socket.socket(socket.AF_UNIX) as s:
+        s.bind(f"{short}/s")
+        os.rename(f"{short}/s", path)

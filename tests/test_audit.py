@@ -29,6 +29,7 @@ SCRIPT = textwrap.dedent('''
         yield "setprofile", lambda: sys.setprofile(print)
         yield "ctypes", lambda: __import__("ctypes").CDLL(None)
         yield "putenv", lambda: __import__("os").putenv("IPYKERNEL_CELL_NAME", "x")
+        yield "honest-environ", lambda: __import__("os").environ.__setitem__("TF_CPP_MIN_LOG_LEVEL", "2")
 
     for name, attempt in attempts():
         try:
@@ -64,6 +65,7 @@ def test_the_hook_refuses_the_students_reach_and_lets_the_instructor_and_librari
     assert refused == {"getframe", "inspect", "code", "code-set", "gi_frame", "exec", "gc", "settrace",
                        "setprofile", "ctypes", "putenv", "tb_frame"}, lines
     assert "instructor True" in lines and "library __main__" in lines
+    assert "honest-environ allowed" in lines  # a student's own environment variable is theirs to set
 
 
 @pytest.mark.slow

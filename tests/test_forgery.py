@@ -1,11 +1,13 @@
-"""Forgeries graded end to end (issue 23): a wrong answer underneath, and a construct that would make
-the probe see a right one. Each must end at 0 for its exercise, as `tampered` or with a failure, and
-the honest neighbour graded on the same warm zygotes keeps full marks; no leak shows a hidden input.
+"""Forgeries graded end to end (issues 23 and 33): a wrong answer underneath, and a construct that
+would make the probe see a right one. Each must end at 0 for its exercise, and the honest neighbour
+graded on the same warm zygotes keeps full marks; no leak shows a hidden input.
 
-Graded twice: through the whole pipeline (the screen zeroes every forgery before it runs), and with
-the screen taken out, where the run-time checks alone must hold: the audit hook (`inkernel.audit`),
-the guard that counts ops (`probing.FinalizedGraphGuard`) and the one-observation-per-probe-cell rule.
-tests/test_screening.py reads many more forgeries statically.
+Graded twice: through the whole pipeline, where the screen zeroes (`tampered`, never run) only the
+forgeries built from a construct with no honest use (`screening.ZEROING`: frames, hooks, code
+swaps, the grader's own modules) and merely flags the rest, which run and must lose at run time;
+and with the screen taken out, where the run-time checks alone must hold: the audit hook
+(`inkernel.audit`), the guard that counts ops (`probing.FinalizedGraphGuard`) and the
+one-observation-per-probe-cell rule. tests/test_screening.py reads many more constructs statically.
 """
 from __future__ import annotations
 
@@ -19,10 +21,12 @@ import nbformat
 import pytest
 
 from autograder.course import lessons
-from autograder.engine.untrusted import OWN_EXCEPTION
+from autograder.engine.untrusted import UNNAMED_EXCEPTION
 from autograder.judging.reference import solution_path
-from autograder.judging.screening import screen_sources
-from tests.conftest import LIMITS, without_screen
+from autograder.judging.screening import screen_sources, verdict
+from tests.conftest import LIMITS, without_audit_hook, without_screen
+from tests.honest import HONEST as HONEST_CORPUS
+from tests.honest import honest_notebook
 from tests.mutants import mutants_of
 from tests.mutation.lean import lean_notebook
 from tests.swaps import swap_cells
@@ -40,6 +44,7 @@ class Forgery:
     cell: str
     source: str
     at_run_time: bool = True  # also graded with the screen out: a run-time check must stop it
+    zeroed: bool = False  # built from a construct of `screening.ZEROING`: `tampered` before it runs
 
 
 def mutant_with(name: str, method: str) -> str:
@@ -51,14 +56,29 @@ def mutant_with(name: str, method: str) -> str:
     return f"{head}{opening}{signature}\n        {{forge}}\n{body}"
 
 
-# A NumPy answer (numpy-answer: no session run) that will bump the probe's run counter.
-NUMPY_JUDGE = mutant_with("judge_numpy_compare", "judge") + '''
+def solution_with_judge(body: str) -> str:
+    """Lesson 2's ThresholdJudge as solved, with `body` as its judge(self, x)."""
+    source = next(c.source for c in nbformat.read(solution_path(LESSON), as_version=4).cells
+                  if c.metadata.get("nbgrader", {}).get("grade_id") == "threshold_judge_solution")
+    head, _ = source.split("    def judge(self, x):")
+    return f"{head}    def judge(self, x):\n{textwrap.indent(textwrap.dedent(body), ' ' * 8)}"
 
-def bump(probe_frame):
-    counter = probe_frame.f_locals.get("runs")  # the probe's CallCounter of Session.run
-    if counter is not None:
-        counter.count += 1
+
+# The graph built as asked, but the answer computed in NumPy (numpy-answer), then written into the
+# probe's record of runs as if a run fed x had returned it: with neither screen nor audit hook, full marks.
+def numpy_judge(forge: str) -> str:
+    """That judge, with `forge` run between computing the NumPy answer and returning it."""
+    return solution_with_judge(f"answer = np.asarray(x, np.float32) >= np.float32(self.options['threshold'])\n"
+                               f"{forge}\nreturn answer\n") + '''
+
+def record(probe_frame, x, answer):
+    runs = probe_frame.f_locals.get("runs") if probe_frame is not None else None
+    if runs is not None and hasattr(runs, "calls"):  # the probe's RunsRecorded
+        runs.count += 1
+        runs.calls.append(([np.asarray(x, np.float32)], [np.asarray(answer)]))
 '''
+
+
 # An assign op built per call, in a finalized graph (assign-per-call).
 ASSIGN_PER_CALL = mutant_with("variable_assign_per_call", "set_threshold")
 # Rebinds the dict instead of changing it (rebound-dict), then forges the probe's output.
@@ -76,22 +96,23 @@ FORGE_PAYLOAD = '''import re
 
 FORGERIES = [
     Forgery("frame-walk", "threshold_judge", "threshold_judge_solution",
-            NUMPY_JUDGE.replace('{forge}', 'import sys\n        bump(sys._getframe(1))')),
+            numpy_judge("import sys\nrecord(sys._getframe(1), x, answer)"), zeroed=True),
     Forgery("traceback-frame", "threshold_judge", "threshold_judge_solution",
-            NUMPY_JUDGE.replace('{forge}', 'try:\n            raise ValueError\n        except ValueError as e:\n'
-                                     '            bump(e.__traceback__.tb_frame.f_back)')),
-    Forgery("settrace", "threshold_judge", "threshold_judge_solution", NUMPY_JUDGE.replace('{forge}', "pass") + '''
+            numpy_judge("try:\n    raise ValueError\nexcept ValueError as e:\n"
+                        "    record(e.__traceback__.tb_frame.f_back, x, answer)"), zeroed=True),
+    Forgery("settrace", "threshold_judge", "threshold_judge_solution", numpy_judge("pass") + '''
 import sys
-def bump(frame, event, arg):
-    if event == "return" and frame.f_code.co_name == "judge" and "runs" in frame.f_back.f_locals:
-        frame.f_back.f_locals["runs"].count += 1
-    return bump
-sys.settrace(bump)
-'''),
-    Forgery("code-swap", "variable_judge", "variable_judge_solution", ASSIGN_PER_CALL.replace('{forge}', "pass") + '''
+def tracer(frame, event, arg):
+    if event == "return" and frame.f_code.co_name == "judge":
+        record(frame.f_back, frame.f_locals["x"], arg)
+    return tracer
+sys.settrace(tracer)
+''', zeroed=True),
+    Forgery("code-swap", "threshold_judge", "threshold_judge_solution",
+            numpy_judge("self.sess.run(self.threshold, {self.threshold: 0.0})  # a run for show") + '''
 import autograder.inkernel.probing as probing
-probing.FinalizedGraphGuard.__exit__.__code__ = (lambda self, *exc: True).__code__
-'''),
+probing.RunsRecorded.returned.__code__ = (lambda self, answer, fed: True).__code__
+''', zeroed=True),
     Forgery("finalized-flag", "variable_judge", "variable_judge_solution",
             ASSIGN_PER_CALL.replace('{forge}', "self.sess.graph._finalized = False")),
     Forgery("forged-payload", "retune", "retune_solution", REBINDING_RETUNE.replace('{forge}', FORGE_PAYLOAD)),
@@ -116,12 +137,38 @@ get_ipython().display_pub.publish = forging
     Forgery("clears-snapshot", "retune", "retune_solution", REBINDING_RETUNE.replace('{forge}', "pass") + '''
 import autograder.inkernel.integrity as integrity
 integrity._snapshot.clear()
-''', at_run_time=False),
+''', at_run_time=False, zeroed=True),
     Forgery("builtins-sorted", "retune", "retune_solution", REBINDING_RETUNE.replace('{forge}', "pass") + '''
 import builtins
 builtins.sorted = lambda xs, **kw: list(dict.fromkeys(xs))
 ''', at_run_time=False),
 ]
+# A threshold baked into the graph, behind a patched Session.run that answers fed thresholds in NumPy
+# and a silenced integrity check reached through string-built names the screen cannot read (issue 33).
+# In the kernel every run says the output follows the feed; the graph handed out does not.
+PATCHED_SESSION_RUN = '''
+import shutil
+
+def build_threshold_graph(default):
+    x = tf1.placeholder(tf.float32, [None], name="x")
+    threshold = tf1.placeholder_with_default(np.float32(default), [], name="threshold")
+    return x, threshold, tf.greater_equal(x, tf.constant(np.float32(default)), name="output")
+
+_real_run = tf1.Session.run
+
+def _forged_run(self, fetches, feed_dict=None, *args, **kwargs):
+    fed = {getattr(k, "name", k): v for k, v in (feed_dict or {}).items()}
+    name = getattr(fetches, "name", fetches)
+    if isinstance(name, str) and name.startswith("output") and "threshold:0" in fed:
+        return np.asarray(fed["x:0"], np.float32) >= np.float32(fed["threshold:0"])
+    return _real_run(self, fetches, feed_dict, *args, **kwargs)
+
+tf1.Session.run = _forged_run
+_gate = getattr(shutil, "s" + "ys").modules.get("autograder" + ".inkernel.integrity")  # only where graded
+if _gate is not None:
+    _gate.changed = lambda: []
+'''
+FORGERIES.append(Forgery("patched-session-run", "threshold_graph", "threshold_graph_solution", PATCHED_SESSION_RUN))
 # Leaks of hidden inputs through names and uncaught exceptions (issue 23): wrong answers too.
 LEAKS = [
     Forgery("leak-exception-name", "retune", "retune_solution", '''
@@ -158,7 +205,8 @@ def grade_batch(root: Path, with_screen: bool) -> dict[str, dict]:
     forgeries = [f for f in FORGERIES + LEAKS if with_screen or f.at_run_time]
     submitted = root / "submitted"
     solution = lean_notebook(nbformat.read(solution_path(LESSON), as_version=4))
-    for student, nb in [(HONEST, solution), *((f.name, notebook(f)) for f in forgeries)]:
+    corpus = [(name, honest_notebook(name)) for name in HONEST_CORPUS] if with_screen else []
+    for student, nb in [(HONEST, solution), *corpus, *((f.name, notebook(f)) for f in forgeries)]:
         folder = submitted / student / ASSIGNMENT
         folder.mkdir(parents=True)
         nbformat.write(nb, folder / LESSON.notebook)
@@ -174,22 +222,54 @@ def graded(tmp_path_factory) -> dict[str, dict[str, dict]]:
             "unscreened": grade_batch(tmp_path_factory.mktemp("unscreened"), False)}
 
 
+# The forgeries the run-time audit hook stops: frames, tracebacks' frames, a trace hook, a code swap.
+HOOKED = ("frame-walk", "traceback-frame", "settrace", "code-swap")
+
+
+@pytest.mark.slow
+def test_without_the_audit_hook_each_forgery_it_stops_earns_its_points(tmp_path):
+    """The witness of the hook (issue 33): with neither the screen nor the hook, each of these
+    forgeries keeps its exercise's full points, so the 0 they get with the hook is the hook's doing."""
+    from autograder.frontends.batch import grade_all
+    from autograder.judging.submissions import discover
+
+    for forgery in (f for f in FORGERIES if f.name in HOOKED):
+        folder = tmp_path / "submitted" / forgery.name / ASSIGNMENT
+        folder.mkdir(parents=True)
+        nbformat.write(notebook(forgery), folder / LESSON.notebook)
+    with without_screen(), without_audit_hook():
+        records = grade_all(discover([tmp_path / "submitted"]), tmp_path / "results", jobs=2, limits=LIMITS)
+    for record in records:
+        forgery = next(f for f in FORGERIES if f.name == record["student"])
+        result = json.loads((tmp_path / "results" / record["student"] / f"{ASSIGNMENT}.json").read_text())
+        assert exercise(result, forgery.exercise)["passed"], (forgery.name, exercise(result, forgery.exercise)["feedback"])
+
+
 def exercise(record: dict, exercise_id: str) -> dict:
     return next(e for e in record["exercises"] if e["id"] == exercise_id)
 
 
-def test_every_forgery_is_built_from_a_construct_the_screen_sees():
+def test_the_screen_zeroes_exactly_the_forgeries_built_from_a_zeroing_construct():
     for forgery in FORGERIES:
-        assert any(f.zeroes for f in screen_sources({0: forgery.source})), forgery.name
+        assert bool(verdict(screen_sources({0: forgery.source}))) == forgery.zeroed, forgery.name
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", [f.name for f in FORGERIES])
-def test_the_screen_zeroes_every_forgery_before_it_runs(graded, name):
+@pytest.mark.parametrize("name", [f.name for f in FORGERIES if f.zeroed])
+def test_the_screen_zeroes_a_forgery_with_no_honest_construct_before_it_runs(graded, name):
     record = graded["screened"][name]
     assert (record["status"], record["score"]) == ("tampered", 0), record["reason"]
     assert record["reason"].startswith("the code read before grading") and record["flags"]
     assert record["device"] == "none"  # never run
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [f.name for f in FORGERIES if not f.zeroed])
+def test_a_forgery_the_screen_only_flags_runs_and_loses_its_exercise(graded, name):
+    forgery = next(f for f in FORGERIES if f.name == name)
+    record = graded["screened"][name]
+    assert record["flags"] and not any(f["zeroes"] for f in record["flags"]), record["flags"]
+    assert exercise(record, forgery.exercise)["points"] == 0, exercise(record, forgery.exercise)["feedback"]
 
 
 @pytest.mark.slow
@@ -208,6 +288,16 @@ def test_the_honest_neighbour_keeps_full_marks(graded, batch):
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(HONEST_CORPUS))
+def test_honest_code_keeps_full_marks(graded, name):
+    """Magics, `__main__` guards, `warnings`, environment variables, `getattr` with a variable,
+    metaclasses, comments in the course's own cells... (tests/honest.py): never a point lost."""
+    record = graded["screened"][name]
+    assert (record["status"], record["score"]) == ("graded", LESSON.max_score), (record["reason"], record["exercises"])
+    assert not any(f["zeroes"] for f in record["flags"]), record["flags"]
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize("batch", ["screened", "unscreened"])
 def test_no_hidden_input_leaks_into_any_record(graded, batch, tmp_path):
     from autograder.judging.feedback import record_html, record_text
@@ -218,6 +308,19 @@ def test_no_hidden_input_leaks_into_any_record(graded, batch, tmp_path):
             continue
         assert exercise(record, "retune")["points"] == 0
         if name in ("leak-exception-name", "leak-base-exception") and batch == "unscreened":
-            assert OWN_EXCEPTION in exercise(record, "retune")["feedback"]
+            assert UNNAMED_EXCEPTION in exercise(record, "retune")["feedback"]
         for text in (json.dumps(record), record_text(record), record_html(record)):
             assert not any(secret in text for secret in SECRETS), (name, text[:2000])
+
+
+@pytest.mark.slow
+def test_the_patched_session_run_fools_the_kernel_but_not_the_graph_it_handed_out(graded):
+    """The witness: in the student's own kernel, where the probe's runs are the student's to patch,
+    the check cell says PASS; the grader re-runs the handed-out graph outside and gives 0."""
+    from tests.test_check_refuses import run_cells
+
+    setup = next(c.source for c in nbformat.read(solution_path(LESSON), as_version=4).cells
+                 if c.metadata.get("nbgrader", {}).get("grade_id") == "setup")
+    out = run_cells(setup, PATCHED_SESSION_RUN, 'check("threshold_graph")')
+    assert "threshold_graph: 2/2" in out and not any(line.startswith("ERROR ") for line in out.splitlines()), out
+    assert exercise(graded["screened"]["patched-session-run"], "threshold_graph")["points"] == 0

@@ -14,7 +14,7 @@ students graded beside them keep full marks.
 | a folder name and an exception type with escapes and newlines | escaped in `.txt`, terminal and CSV |
 | an unreadable, a non-JSON and an odd result file in the results folder | named and skipped by `grade`, `report`, `gradebook` |
 | a record of an assignment the gradebook lacks | skipped with its reason; the others are stored |
-| a course copied elsewhere, graded with another checkout's venv | refused, naming both packages |
+| a course copied elsewhere, graded with another checkout's venv | refused, naming both packages; nbgrader refuses as its config loads, recording nobody |
 
 The nbgrader front end's catalogue (metadata, renamed notebooks, timestamps, HTML in markdown) is
 in tests/test_nbgrader.py, where both front ends grade the same hostile notebooks.
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -235,14 +236,102 @@ def test_one_students_folder_is_still_understood(tmp_path):
     assert {s.student for s in discover([tmp_path / "carol"])} == {"carol"}
 
 
-def test_a_course_copied_elsewhere_is_not_graded_with_another_checkouts_package(tmp_path):
-    """The copy's grader imports the copy's package; kernels started with this checkout's Python
-    would import this checkout's: refused, naming both, before any kernel."""
+def copied_course(tmp_path: Path) -> Path:
+    """The course's package and config copied elsewhere, with one student's submission."""
     course = tmp_path / "course"
     shutil.copytree(COURSE_ROOT / "autograder", course / "autograder", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(COURSE_ROOT / "nbgrader_config.py", course)
+    (course / "solutions").symlink_to(COURSE_ROOT / "solutions")
     lay_out(course / "submitted", "alice")
+    return course
+
+
+def other_package(course: Path) -> str:
+    return (f"imported the course's package from {course / 'autograder'}, but the kernels it starts with "
+            f"{sys.executable} would import {COURSE_ROOT / 'autograder'}")
+
+
+def test_a_course_copied_elsewhere_is_not_graded_with_another_checkouts_package(tmp_path):
+    """The copy's grader imports the copy's package; kernels started with this checkout's Python
+    would import this checkout's: refused, naming both, before any kernel."""
+    course = copied_course(tmp_path)
     run = autograder("grade", *GRADE_FLAGS, "submitted", "--out", "results", cwd=course)
     assert run.returncode == 2, run.stderr[-2000:]
-    assert (f"imported the course's package from {course / 'autograder'}, but the kernels it starts with "
-            f"{sys.executable} would import {COURSE_ROOT / 'autograder'}") in run.stderr
+    assert other_package(course) in run.stderr
+
+
+def test_nbgrader_refuses_such_a_course_before_it_records_a_student(tmp_path):
+    """Issue 36: nbgrader's commands refuse as the config loads, so the gradebook never shows a 0
+    that looks like a grade (before, `generate_assignment` ran, and `autograde` recorded every
+    student before its grading step refused)."""
+    from nbgrader.api import Gradebook
+
+    course = copied_course(tmp_path)
+    bin = Path(sys.executable).parent
+    env = {**os.environ, "PATH": f"{bin}{os.pathsep}{os.environ['PATH']}"}
+    for args in (["generate_assignment", ASSIGNMENT, "--force"], ["autograde", ASSIGNMENT, "--force"]):
+        run = subprocess.run([str(bin / "nbgrader"), *args], cwd=course, env=env, capture_output=True, text=True,
+                             timeout=300)
+        assert run.returncode != 0 and other_package(course) in run.stderr, run.stderr[-2000:]
+    if (course / "gradebook.db").exists():
+        with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+            assert gradebook.students == []
+
+
+def test_the_gradebook_refuses_a_result_of_an_earlier_hand_in(tmp_path):
+    """Issue 36: a batch result of the first hand-in was stored over nbgrader's grade of the
+    resubmission (12 to 0), although it records the notebook's sha256. Now it is refused, naming the
+    student, unless --force."""
+    import hashlib
+
+    from nbgrader.api import Gradebook
+
+    from tests.test_nbgrader import nbgrader
+
+    course = scratch_course(tmp_path)
+    assert nbgrader(course, "generate_assignment", ASSIGNMENT).returncode == 0
+    earlier = nbformat.writes(nbformat.v4.new_notebook()).encode()
+    record = {"student": "alice", "assignment": ASSIGNMENT, "notebook": NOTEBOOK, "score": 0, "max_score": FULL,
+              "status": "graded", "reason": "", "notebook_sha256": hashlib.sha256(earlier).hexdigest(),
+              "exercises": [{"id": e.id, "points": 0, "max_points": e.points, "passed": False, "outcomes": []}
+                            for e in LESSON.exercises]}
+    (tmp_path / "results" / "alice").mkdir(parents=True)
+    (tmp_path / "results" / "alice" / f"{ASSIGNMENT}.json").write_text(json.dumps(record))
+    hand_in(course / "submitted", "alice", lean_solution())  # the resubmission nbgrader holds
+
+    def alice() -> float | None:
+        with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+            return {s.student.id: s.score for s in gradebook.assignment_submissions(ASSIGNMENT)}.get("alice")
+
+    refused = autograder("gradebook", tmp_path / "results", "--db", course / "gradebook.db")
+    assert refused.returncode == 1, refused.stderr
+    assert f"alice/{ASSIGNMENT}: the result graded a notebook with sha256 {record['notebook_sha256'][:12]}, " \
+           f"but nbgrader's submission {course / 'submitted' / 'alice' / ASSIGNMENT / NOTEBOOK} has" in refused.stderr
+    assert alice() is None
+    forced = autograder("gradebook", tmp_path / "results", "--db", course / "gradebook.db", "--force")
+    assert forced.returncode == 0 and alice() == 0, forced.stderr
+
+
+EVIL_IDS = ("=HYPERLINK(\"http://evil.example\",\"x\")", "+cmd", "=cmd|' -C calc'!A0", "doe, jane", "@SUM(A1)",
+            "-2+3", "\tfoo", "plain")
+
+
+def test_nbgrader_export_quotes_cells_and_runs_no_formula(tmp_path):
+    """Issue 36: stock `nbgrader export` wrote these ids raw and unquoted; the course's plugin
+    (`c.ExportApp.plugin_class`) keeps each in its cell, neutralised."""
+    from nbgrader.api import Gradebook
+
+    from tests.test_nbgrader import nbgrader
+
+    course = scratch_course(tmp_path)
+    assert nbgrader(course, "generate_assignment", ASSIGNMENT).returncode == 0
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gradebook:
+        for student in EVIL_IDS:
+            gradebook.update_or_create_student(student, first_name="=1+1", last_name="O'Neil, \"Jr\"")
+    exported = nbgrader(course, "export")
+    assert exported.returncode == 0, exported.stderr[-2000:]
+    rows = list(csv.DictReader((course / "grades.csv").open(newline="")))
+    assert all(None not in row and len(row) == 11 for row in rows), "a comma shifted the columns"
+    got = sorted(row["student_id"] for row in rows)
+    assert got == sorted(["'" + s if s[0] in "=+-@" else s for s in EVIL_IDS if s != "\tfoo"] + ["\\tfoo"])
+    assert {(row["first_name"], row["last_name"]) for row in rows} == {("'=1+1", "O'Neil, \"Jr\"")}

@@ -119,9 +119,12 @@ def reverse_cells(nb):
 
 STEAL_SOLUTIONS = f'''
 import ctypes, glob, json, os
-libc = ctypes.CDLL(None, use_errno=True)
-for hidden_dir in ({str(COURSE_ROOT)!r}, {str(COURSE_ROOT / "autograder" / "course" / "hidden")!r}, {str(cache_dir())!r}):
-    libc.umount2(hidden_dir.encode(), 2)  # peel off the sandbox's empty mount, if allowed
+try:  # the run-time audit hook refuses ctypes: the reading below must not depend on this line
+    libc = ctypes.CDLL(None, use_errno=True)
+    for hidden_dir in ({str(COURSE_ROOT)!r}, {str(COURSE_ROOT / "autograder" / "course" / "hidden")!r}, {str(cache_dir())!r}):
+        libc.umount2(hidden_dir.encode(), 2)  # peel off the sandbox's empty mount, if allowed
+except Exception:
+    pass
 found = []
 for pattern in ({str(COURSE_ROOT / "solutions")!r} + "/*/*.ipynb", os.path.expanduser("~") + "/*/*.ipynb"):
     for path in glob.glob(pattern):
@@ -129,7 +132,6 @@ for pattern in ({str(COURSE_ROOT / "solutions")!r} + "/*/*.ipynb", os.path.expan
         for cell in cells:
             text = "".join(cell["source"])
             if cell["cell_type"] == "code" and "BEGIN SOLUTION" in text:
-                exec(text, globals())
                 found.append(path)
 try:
     import autograder.course.hidden.l02_rebuild_vs_feed as hidden
@@ -139,6 +141,9 @@ except ImportError:
 for path in glob.glob({str(cache_dir())!r} + "/*.json"):
     found.append(open(path).read()[:10])
 print("found", found)
+if found:  # what it stole earns retune's points: a score above 0 is the proof that something was found
+    def retune(options, threshold):
+        options.update(threshold=threshold)
 '''
 
 PATCH_EVERYTHING = '''
@@ -358,6 +363,20 @@ def test_stealing_solutions_earns_nothing(hostile):
 def test_forged_results_are_overwritten_by_the_real_ones(hostile):
     record = result(hostile, "forger")
     assert record["score"] == 0 and record["exercises"]
+
+
+@pytest.mark.slow
+def test_without_the_sandbox_the_thief_finds_what_the_sandbox_hides(tmp_path):
+    """The witness of `steals-solutions`: with process isolation only, the same cell reads the
+    solutions and earns points, so its 0 in the sandbox is the sandbox's doing."""
+    from autograder.frontends.batch import grade_all
+    from autograder.judging.submissions import discover
+
+    release = nbformat.read(release_path(ASSIGNMENT), as_version=4)
+    write_submission(tmp_path / "submitted", "thief", with_cell(STEAL_SOLUTIONS)(release))
+    with without_screen():
+        [record] = grade_all(discover([tmp_path / "submitted"]), tmp_path / "out", jobs=1, limits=Limits(sandbox=False))
+    assert record["score"] > 0, record
 
 
 @pytest.mark.slow

@@ -7,9 +7,9 @@ import nbformat
 
 from autograder.course.spec import Case, Exercise
 from autograder.engine.kernel import Execution, _collect, _error_line, probe_requests
-from autograder.engine.untrusted import OWN_EXCEPTION, exception_name
+from autograder.engine.untrusted import UNNAMED_EXCEPTION, exception_name
 from autograder.inkernel.probe import MIMETYPE, observe_case
-from autograder.judging.feedback import exercise_html, exercise_text
+from autograder.judging.feedback import exercise_html, exercise_json, exercise_text
 from autograder.judging.judge import judge_exercise
 
 SECRET = "0.123456789"
@@ -29,7 +29,7 @@ def test_an_exception_class_named_after_the_inputs_is_not_named():
     assert SECRET in observation["error"]["type"]  # what the kernel sends: the judge must not show it
     result = judge_exercise(EXERCISE, [HIDDEN], [observation], [{"value": 1}])
     for text in (exercise_text(result), exercise_html(result), repr(result.outcomes)):
-        assert SECRET not in text and OWN_EXCEPTION in text
+        assert SECRET not in text and UNNAMED_EXCEPTION in text
 
 
 def test_a_base_exception_subclass_is_caught_by_the_probe():
@@ -42,11 +42,12 @@ def test_a_base_exception_subclass_is_caught_by_the_probe():
     assert SECRET not in exercise_text(result)
 
 
-def test_builtin_and_tensorflow_errors_are_named():
-    assert exception_name("ValueError") == "ValueError"
-    assert exception_name("InvalidArgumentError") == "InvalidArgumentError"
-    assert exception_name(["ValueError"]) == OWN_EXCEPTION
-    assert _error_line({"ename": f"Leak_{SECRET}"}, "leaky") == f"probe of leaky: {OWN_EXCEPTION}"
+def test_on_a_hidden_case_only_the_graders_own_names_are_given():
+    """A built-in type can be chosen by a hidden value, so none is named; a time limit is the grader's."""
+    for kernel_chose in ("ValueError", "InvalidArgumentError", "KeyError", ["ValueError"]):
+        assert exception_name(kernel_chose) == UNNAMED_EXCEPTION
+    assert exception_name("CellTimeoutError", ("CellTimeoutError",)) == "CellTimeoutError"
+    assert _error_line({"ename": f"Leak_{SECRET}"}, "leaky") == f"probe of leaky: {UNNAMED_EXCEPTION}"
 
 
 def probed_notebook(*payloads: dict) -> nbformat.NotebookNode:
@@ -79,3 +80,35 @@ def test_public_cases_are_all_observed_before_any_hidden_input_enters_the_kernel
     public = Case("public", {"threshold": 1.0})
     phases = [(ex_id, phase) for ex_id, phase, _ in probe_requests({"a": [public, HIDDEN], "b": [public, HIDDEN]})]
     assert phases == [("a", "public"), ("b", "public"), ("a", "hidden"), ("b", "hidden")]
+
+
+def test_a_later_cell_cannot_rewrite_an_earlier_cells_output():
+    """A display shown with a `display_id` in a public probe cell, then updated from a hidden one
+    (`update_display_data`, or a new display reusing the id): the public output stays as shown."""
+    from autograder.engine.kernel import CappedClient
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("public"), nbformat.v4.new_code_cell("hidden")])
+    client = CappedClient(nb, output_bytes=10_000)
+    client.reset_execution_trackers()
+    client.clear_before_next_output = False  # (set per cell by nbclient when it executes one)
+
+    def message(kind: str, text: str) -> dict:
+        return {"msg_type": kind, "header": {"msg_type": kind}, "parent_header": {"msg_id": "m"},
+                "content": {"data": {"text/plain": text}, "metadata": {}, "transient": {"display_id": "shared"}}}
+
+    client.process_message(message("display_data", "public value"), nb.cells[0], 0)
+    client.process_message(message("update_display_data", SECRET), nb.cells[1], 1)
+    client.process_message(message("display_data", SECRET), nb.cells[1], 1)
+    assert nb.cells[0].outputs[0]["data"] == {"text/plain": "public value"}
+    assert [o["data"]["text/plain"] for o in nb.cells[1].outputs] == [SECRET]  # its own display only
+
+
+def test_a_students_feedback_carries_no_duration():
+    """How long grading took is a timing channel on hidden cases: it stays in the instructor's JSON."""
+    from autograder.judging.feedback import record_html, record_text
+
+    result = judge_exercise(EXERCISE, [HIDDEN], [{"value": 1}], [{"value": 1}])
+    record = {"student": "s", "assignment": "a", "score": 2, "max_score": 2, "status": "graded", "reason": "",
+              "not_run": "", "duration_s": 987.65, "exercises": [exercise_json(result)]}
+    for text in (record_text(record), record_html(record)):
+        assert "987" not in text and "duration" not in text

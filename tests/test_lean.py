@@ -12,6 +12,7 @@ from autograder.course import lessons
 from autograder.engine.limits import Limits
 from autograder.frontends.cli import parser
 from autograder.frontends.settings import engine, load_config
+from autograder.judging import lean
 from autograder.judging.lean import RUN_TAG, Release, lean_cut, lesson_cut, needed_cells
 from autograder.judging.reference import release_path, solution_path
 
@@ -27,12 +28,7 @@ def exercise(source: str) -> nbformat.NotebookNode:
 
 
 def release_of(*cells: nbformat.NotebookNode) -> Release:
-    code = [c for c in cells if c.cell_type == "code"]
-    gid = lambda c: c.metadata.get("nbgrader", {}).get("grade_id")  # noqa: E731
-    return Release(code=frozenset(c.source.rstrip() for c in code),
-                   setup=frozenset(c.source for c in code if gid(c) == "setup"),
-                   exercises=frozenset(c.source for c in code if c.metadata.get("nbgrader", {}).get("solution")),
-                   runs=frozenset(c.source for c in code if RUN_TAG in c.metadata.get("tags", [])))
+    return lean.release_of(cells)
 
 
 def kept(nb_cells, release_cells) -> list[str]:
@@ -50,8 +46,16 @@ def test_unchanged_demos_nothing_graded_reads_are_skipped():
 def test_changed_and_new_cells_always_run():
     demo = new_code_cell("print(double(3))")
     released = [SETUP, exercise(STUB), demo]
-    assert kept([SETUP, exercise(SOLVED), new_code_cell("print(double(3))  # mine"),
-                 new_code_cell("x = 1")], released) == [SETUP.source, SOLVED, "print(double(3))  # mine", "x = 1"]
+    assert kept([SETUP, exercise(SOLVED), new_code_cell("print(double(4))"),
+                 new_code_cell("x = 1")], released) == [SETUP.source, SOLVED, "print(double(4))", "x = 1"]
+
+
+def test_a_comment_or_blank_line_does_not_change_a_cell():
+    """The course's cells are known by their tokens: a student's note on a demo is not their code."""
+    demo = new_code_cell("print(double(3))")
+    released = [SETUP, exercise(STUB), demo]
+    noted = new_code_cell("# what does this print?\nprint(double(3))   # six\n\n")
+    assert kept([SETUP, exercise(SOLVED), noted], released) == [SETUP.source, SOLVED]
 
 
 def test_a_cell_that_binds_what_a_graded_cell_reads_runs_even_if_later():

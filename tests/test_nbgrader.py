@@ -17,7 +17,7 @@ import pytest
 
 from autograder.course import lessons
 from autograder.judging.reference import solution_path
-from tests.conftest import ASSIGNMENTS, GRADE_FLAGS, gradable, release_path, scratch_course
+from tests.conftest import ASSIGNMENTS, GRADE_FLAGS, gradable, make_socket, release_path, scratch_course
 from tests.mutants import mutants_of
 from tests.swaps import one_per_cell, swap_cells
 
@@ -43,9 +43,10 @@ def mutant_notebooks(assignment: str) -> list[list]:
 TAMPERING = "has changed!"
 
 
-def nbgrader(course: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+def nbgrader(course: Path, *args: str, env: dict | None = None, timeout: float | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "PATH": f"{BIN}{os.pathsep}{os.environ['PATH']}", **(env or {})}
-    return subprocess.run([str(BIN / "nbgrader"), *args], cwd=course, env=env, capture_output=True, text=True)
+    return subprocess.run([str(BIN / "nbgrader"), *args], cwd=course, env=env, capture_output=True, text=True,
+                          timeout=timeout)
 
 
 def submit(course: Path, student: str, assignment: str, notebook: Path | nbformat.NotebookNode,
@@ -300,21 +301,77 @@ def test_either_order_gives_the_same_gradebook(course):
 
 @pytest.mark.slow
 def test_forgeries_and_leaks_get_the_batch_graders_verdict_under_nbgrader_autograde(course):
-    """The screen zeroes a forgery, and the leaks of issue 23 show no hidden input in the check
-    cells' reports, which are nbgrader's feedback."""
+    """Every forgery of tests/test_forgery.py gets the batch grader's verdict: zeroed when built from
+    a construct with no honest use, else 0 for its exercise at run time; the honest corpus keeps full marks, and the leaks of issue 23 show no
+    hidden input in the check cells' reports, which are nbgrader's feedback: the batch grader's
+    verdicts, through nbgrader (issue 33)."""
+    from autograder.engine.untrusted import UNNAMED_EXCEPTION
+    from tests.honest import HONEST, honest_notebook
     from tests.test_forgery import FORGERIES, LEAKS, SECRETS, notebook
 
     assignment = "02_rebuild_vs_feed"
     lesson = lessons.load(assignment)
     assert nbgrader(course, "generate_assignment", assignment, "--force").returncode == 0
     submit(course, "honest", assignment, solution_path(lesson))
-    for forgery in [FORGERIES[0], *LEAKS]:
+    for forgery in [*FORGERIES, *LEAKS]:
         submit(course, forgery.name, assignment, notebook(forgery, checks=True))
+    for name in HONEST:
+        submit(course, name, assignment, honest_notebook(name))
     run = autograde(course, assignment)
     retune = lesson.exercise("retune").points
-    assert scores(course, assignment) == {"honest": lesson.max_score, FORGERIES[0].name: 0,
-                                          **{leak.name: lesson.max_score - retune for leak in LEAKS}}, run.stderr[-3000:]
+    assert scores(course, assignment) == {
+        "honest": lesson.max_score,
+        **{f.name: 0 if f.zeroed else lesson.max_score - lesson.exercise(f.exercise).points for f in FORGERIES},
+        **{leak.name: lesson.max_score - retune for leak in LEAKS},
+        **dict.fromkeys(HONEST, lesson.max_score)}, run.stderr[-3000:]
     for leak in LEAKS:
         graded = (course / "autograded" / leak.name / assignment / lesson.notebook).read_text()
-        assert "an exception of a class your code defines" in graded
+        assert UNNAMED_EXCEPTION in graded
         assert not any(secret in graded for secret in SECRETS)
+
+
+SECRET = "INSTRUCTOR-ONLY-ANSWER-KEY"
+SPECIAL = {  # student: how the notebook is handed in, and what the batch grader's reason says it is
+    "linked": (lambda path, solution: path.symlink_to(solution), "is a symbolic link"),
+    "fifo": (lambda path, solution: os.mkfifo(path), "is a named pipe (FIFO)"),
+    "socket": (lambda path, solution: make_socket(path), "is a socket"),
+}
+
+
+@pytest.mark.slow
+def test_nbgrader_reads_a_submission_as_the_batch_grader_does(course, tmp_path):
+    """Issue 36: nbgrader's intake follows no link and blocks on nothing. A notebook linked to the
+    solution, a FIFO (which blocked stock `autograde` for good) or a socket is that student's 0 with
+    the reason logged, as the batch grader's `invalid`; a `notes.txt` linked to an instructor's file
+    reaches neither autograded/ nor feedback/, which `release_feedback` hands to the student."""
+    assignment = ASSIGNMENTS[0]
+    lesson = lessons.load(assignment)
+    assert nbgrader(course, "generate_assignment", assignment, "--force").returncode == 0
+    secret = tmp_path / "instructor-only.txt"
+    secret.write_text(SECRET)
+    submit(course, "notes-link", assignment, release_path(assignment))
+    (course / "submitted" / "notes-link" / assignment / "notes.txt").symlink_to(secret)
+    for student, (hand_in, _) in SPECIAL.items():
+        folder = course / "submitted" / student / assignment
+        folder.mkdir(parents=True)
+        hand_in(folder / lesson.notebook, solution_path(lesson))
+
+    run = nbgrader(course, "autograde", assignment, "--force", timeout=600)
+    feedback = nbgrader(course, "generate_feedback", assignment, "--force", timeout=600)
+    assert feedback.returncode == 0, (run.stderr[-5000:], feedback.stderr[-3000:])
+    for folder in ("autograded", "feedback"):
+        for path in (course / folder).rglob("*"):
+            assert path.is_dir() or SECRET not in path.read_text(errors="replace"), path
+    assert "not copied: notes.txt is a symbolic link" in run.stderr, run.stderr[-3000:]
+    assert scores(course, assignment)["notes-link"] == 0
+
+    batch = subprocess.run([sys.executable, "-m", "autograder", "grade", *GRADE_FLAGS, "submitted", "--out", "batch"],
+                           cwd=course, capture_output=True, text=True, timeout=600)
+    assert batch.returncode == 0, batch.stderr[-3000:]
+    nbgrader_scores = scores(course, assignment)
+    for student, (_, said) in SPECIAL.items():
+        record = json.loads((course / "batch" / student / f"{assignment}.json").read_text())
+        assert (record["status"], record["score"]) == ("invalid", 0) and said in record["reason"]
+        assert nbgrader_scores.get(student, 0) == 0, (student, run.stderr[-3000:])
+        assert f"{lesson.notebook} {said}" in run.stderr or f"{student}/{assignment}/{lesson.notebook} {said}" \
+            in run.stderr, (student, run.stderr[-3000:])

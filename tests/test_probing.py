@@ -46,6 +46,28 @@ def test_runs_recorded_tells_a_graph_answer_from_a_numpy_one_beside_a_run():
     assert not runs.returned(np.array(0.5, np.float32), fed=x)  # fetched, but by a run not fed x
 
 
+def test_an_answer_fed_back_into_a_run_fed_x_is_not_from_the_graph():
+    """Issue 33's forgery: compare in NumPy, feed the answer to a placeholder in a run also fed x, and
+    fetch it again. The run returned the answer, but the graph did not compute it."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    x = np.array([0.1, 0.5, 0.9], np.float32)
+    with tf.Graph().as_default():
+        x_t, threshold = tf1.placeholder(tf.float32, [None]), tf1.placeholder(tf.float32, [])
+        carrier = tf1.placeholder(tf.float32, [None])
+        output = x_t >= threshold
+        with tf1.Session() as sess, RunsRecorded() as runs:
+            from_numpy = x >= 0.5
+            laundered = sess.run([output, tf.cast(carrier, tf.bool)], {x_t: x, threshold: 0.7,
+                                                                       carrier: from_numpy.astype(np.float32)})[1]
+        with tf1.Session() as sess, RunsRecorded() as honest:  # x that holds the answer's values is fine
+            ones = np.array([1.0, 0.0, 1.0], np.float32)
+            answer = sess.run(output, {x_t: ones, threshold: 0.5})
+    assert (laundered == from_numpy).all() and not runs.returned(laundered, fed=x)
+    assert honest.returned(answer, fed=ones)
+
+
 def test_dtype_names():
     import tensorflow as tf
 
@@ -53,6 +75,16 @@ def test_dtype_names():
     assert dtype_name(np.int64(3)) == "int64"
     assert dtype_name(tf.constant(1, tf.int32)) == "int32"
     assert dtype_name(1.5) == "float" and dtype_name([1]) == "list"
+
+
+def test_a_dtype_is_what_numpy_finds_not_what_an_object_declares():
+    class Liar:
+        dtype = np.dtype("float32")
+
+        def __array__(self, dtype=None, copy=None):
+            return np.zeros(2, np.float64)
+
+    assert dtype_name(Liar()) == "float64"
 
 
 def test_fresh_directory_lists_what_was_left_and_cleans_up():
@@ -80,6 +112,26 @@ def test_sessions_opened_keeps_the_sessions_and_session_runs_counts_runs():
     assert made.count == 1 and made.instances == [sess]
     assert runs.count == 2
     sess.close()
+
+
+def test_a_callable_made_by_make_callable_counts_as_a_run():
+    """`session.make_callable(fetches)()` runs the graph once without `Session.run` (issue 33)."""
+    import tensorflow as tf
+
+    from autograder.inkernel.probing import session_runs
+
+    with tf.Graph().as_default():
+        tensors = [tf.constant(1.0), tf.constant(2.0)]
+        with tf.compat.v1.Session() as sess, session_runs() as runs:
+            values = sess.make_callable(tensors)()
+    assert values == [1.0, 2.0] and runs.count == 1
+    with tf.Graph().as_default():
+        x_t = tf.compat.v1.placeholder(tf.float32, [None])
+        with tf.compat.v1.Session() as sess, RunsRecorded() as recorded:
+            x = np.array([0.2, 0.7], np.float32)
+            answer = sess.make_callable(x_t >= 0.5, feed_list=[x_t])(x)
+    assert recorded.count == 1 and recorded.returned(answer, fed=x)
+    assert "make_callable" not in vars(type(sess)) and tf.compat.v1.Session.make_callable is not None
 
 
 def test_after_reset_runs_the_initializer_in_the_one_session():

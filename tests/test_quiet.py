@@ -10,7 +10,7 @@ from nbclient import NotebookClient
 from autograder.course import lessons
 from autograder.inkernel.quiet import without_import_noise
 from autograder.judging.reference import solution_path
-from autograder.notebook.claims import failed_claims
+from autograder.notebook.claims import count_claims, failed_claims
 from tests.conftest import ASSIGNMENTS
 
 # As TF 2.21 writes them on a CPU machine, importing TensorFlow and running its first op.
@@ -71,6 +71,24 @@ def test_setup_cell_and_first_op_write_nothing_to_stderr_but_real_errors_show():
     assert "OP_REQUIRES failed" in "".join(streams[3]), streams
 
 
+# How many claims each lesson's Run All prints at least (✓ or ✗). A claim cell that stops running (an
+# exception caught too widely, a branch no longer taken, a cell deleted) lowers the count and fails the
+# test. Raise a lesson's number when it gains claims; lower it only with the claims it lost named in the commit.
+CLAIMS_AT_LEAST = {
+    "01_graphs_and_sessions": 37,
+    "02_rebuild_vs_feed": 22,
+    "03_collections_and_trainable": 51,
+    "04_variable_scope_copies": 36,
+    "05_checkpoints_and_summaries": 54,
+    "06_seeds_and_pipelines": 42,
+    "07_learning_rate_decay": 58,
+}
+
+
+def test_every_lesson_has_a_claim_count():
+    assert set(CLAIMS_AT_LEAST) == set(lessons.assignments())
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_a_correct_run_all_writes_nothing_to_stderr_and_every_claim_holds(assignment):
@@ -81,6 +99,8 @@ def test_a_correct_run_all_writes_nothing_to_stderr_and_every_claim_holds(assign
     printed = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs
                       if o.output_type == "stream" and o.name == "stdout")
     assert not failed_claims(printed), failed_claims(printed)
+    assert count_claims(printed) >= CLAIMS_AT_LEAST[assignment], \
+        f"{count_claims(printed)} claims ran, at least {CLAIMS_AT_LEAST[assignment]} expected: a claim cell stopped running"
 
 
 @pytest.mark.slow

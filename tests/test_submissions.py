@@ -10,6 +10,7 @@ from autograder.frontends.batch import unchanged_result
 from autograder.judging.grading import Grading, ReadNotebook, notebook_hash
 from autograder.judging.results import read_results, write_class_csv, write_result
 from autograder.judging.submissions import discover
+from tests.conftest import make_socket
 
 ASSIGNMENT = "02_rebuild_vs_feed"
 LESSON = lessons.load(ASSIGNMENT)
@@ -42,11 +43,13 @@ def test_a_notebook_under_another_name_is_graded_as_the_lesson_and_says_so(tmp_p
     assert reason == f"graded rebuild_vs_feed-Copy1.ipynb as {NOTEBOOK} (handed in under another name)"
 
 
-def test_the_expected_name_wins_over_other_notebooks(tmp_path):
+def test_the_expected_name_wins_over_other_notebooks_and_the_reason_names_them(tmp_path):
+    """A student who handed in final_version.ipynb beside the untouched lesson notebook got 0 with no
+    word of the other file."""
     path = folder(tmp_path)
     (path / NOTEBOOK).write_text(VALID)
-    (path / "scratch.ipynb").write_text(VALID)
-    assert read(only(tmp_path)) == ("graded", "", NOTEBOOK)
+    (path / "final_version.ipynb").write_text(VALID)
+    assert read(only(tmp_path)) == ("graded", f"also found final_version.ipynb: not graded, {NOTEBOOK} is", NOTEBOOK)
 
 
 @pytest.mark.parametrize("files,found", [
@@ -142,3 +145,60 @@ def test_an_unreadable_submission_is_judged_without_a_kernel(tmp_path):
 
     [record] = grade_all(discover([tmp_path / "submitted"]), tmp_path / "out", limits=LIMITS, runner=runner)
     assert record["status"] == "invalid" and "symbolic link" in record["reason"] and record["score"] == 0
+
+
+def _fifo(path):
+    import os
+    os.mkfifo(path)
+
+
+def _null_device(path):
+    import os
+    import stat
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o600, os.makedev(1, 3))  # /dev/null's numbers
+    except PermissionError:
+        pytest.skip("making a device needs root")
+
+
+@pytest.mark.parametrize("make,kind", [(_fifo, "a named pipe (FIFO)"), (make_socket, "a socket"),
+                                       (_null_device, "a character device")])
+def test_a_special_file_as_notebook_is_invalid_and_says_what_it_is(tmp_path, make, kind):
+    """Read without blocking (a FIFO nobody writes to), and named for what it is: never "no notebook
+    named X: found only X", which a socket got when opening it failed."""
+    make(folder(tmp_path) / NOTEBOOK)
+    status, reason, _ = read(only(tmp_path))
+    assert status == "invalid" and reason == f"not graded: {NOTEBOOK} is {kind}, not a regular file: " \
+                                             "hand in the notebook itself, as a plain file"
+
+
+def test_dot_dot_in_a_path_never_names_a_student_nor_writes_outside_out(tmp_path):
+    """`grade submitted/alice/A/../A/nb.ipynb` named a student `..`, whose results went one folder
+    above --out, with no row in grades.csv."""
+    (folder(tmp_path / "submitted") / NOTEBOOK).write_text(VALID)
+    given = tmp_path / "submitted" / "alice" / ASSIGNMENT / ".." / ASSIGNMENT / NOTEBOOK
+    [s] = discover([given])
+    assert (s.student, s.assignment) == ("alice", ASSIGNMENT)
+    from autograder.judging.results import result_path
+    out = tmp_path / "out"
+    for student in ("..", "."):
+        assert out in result_path(out, student, ASSIGNMENT).resolve().parents
+
+
+@pytest.mark.parametrize("names", [("Alice", "alice"), ("\ufb01ona", "fiona"), ("stra\u00dfe", "STRASSE")])
+def test_ids_that_merge_under_case_folding_or_nfkc_are_named_together(tmp_path, capsys, names):
+    for student in names:
+        (folder(tmp_path, student) / NOTEBOOK).write_text(VALID)
+    assert sorted(s.student for s in discover([tmp_path])) == sorted(names), "both are still graded"
+    err = capsys.readouterr().err
+    assert f"students {sorted(names)[0]!r} and {sorted(names)[1]!r} are one id" in err, err
+
+
+def test_every_skipped_folder_gets_a_line(tmp_path, capsys):
+    (folder(tmp_path) / NOTEBOOK).write_text(VALID)
+    (tmp_path / "..." / ASSIGNMENT).mkdir(parents=True)
+    (tmp_path / "alice" / ".hidden").mkdir()
+    assert [s.student for s in discover([tmp_path])] == ["alice"]
+    err = capsys.readouterr().err
+    assert f"skipping {tmp_path / '...'}: a hidden folder (its name starts with a dot)" in err, err
+    assert f"skipping {tmp_path / 'alice' / '.hidden'}: a hidden folder" in err, err

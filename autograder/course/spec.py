@@ -6,7 +6,7 @@ JSON-able observation; checks compare observations in whichever process holds th
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
 Observation = dict[str, Any]
@@ -48,7 +48,8 @@ class Exercise:
     """A graded function or class the notebook must define under `symbol`.
 
     `probe(target, **case.inputs)` runs in the student's kernel, calls `target` in fresh graphs and
-    returns an observation. `cases` are the public cases; hidden ones live in `autograder.course.hidden`.
+    returns an observation (`outside` inputs left out). `cases` are the public cases; hidden ones live
+    in `autograder.course.hidden`.
     """
 
     id: str
@@ -57,6 +58,17 @@ class Exercise:
     probe: Callable[..., Observation]
     checks: Sequence[Check]
     cases: Sequence[Case]
+    # Inputs the kernel never sees: the probe hands out an artifact (a GraphDef), and `replay`
+    # completes the observation outside the kernel, `replay(observation, inputs, run)`, where `run`
+    # answers a request of `autograder.engine.replay` (the artifact re-run on these inputs).
+    outside: tuple[str, ...] = ()
+    replay: Callable[[Observation, Mapping[str, Any], Callable[[dict], dict]], Observation] | None = None
+
+    def kernel_case(self, case: Case) -> Case:
+        """`case` as the kernel may see it: without the inputs kept `outside`."""
+        if not self.outside:
+            return case
+        return replace(case, inputs={k: v for k, v in case.inputs.items() if k not in self.outside})
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,8 @@ import time
 import uuid
 from pathlib import Path
 
+from autograder.engine.owner import owner_tag
+
 ROOT = Path("/sys/fs/cgroup")
 V1_CONTROLLERS = ("memory", "pids", "freezer")
 PREFIX = "tfcourse-"
@@ -46,7 +48,7 @@ class KernelCgroup:
     @classmethod
     def create(cls, memory_bytes: int, max_processes: int) -> "KernelCgroup | None":
         """A fresh cgroup with these limits, or None where this machine does not let us make one."""
-        name = PREFIX + uuid.uuid4().hex[:16]
+        name = f"{PREFIX}{owner_tag()}-{uuid.uuid4().hex[:16]}"  # a later run can tell it is a leftover
         v2 = _v2_root()
         group = cls({"all": v2 / name}, 2) if v2 else cls({c: ROOT / c / name for c in V1_CONTROLLERS}, 1)
         try:

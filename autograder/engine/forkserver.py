@@ -30,6 +30,7 @@ from jupyter_client.provisioning import LocalProvisioner
 
 from autograder.engine.devices import visible_gpus
 from autograder.engine.jail import WORKDIR
+from autograder.engine.owner import owner_tag
 from autograder.engine.sandbox import (
     RUN_BASE,
     Confinement,
@@ -119,7 +120,7 @@ class Zygote:
         # which only root (the zygote, the grader) can enter.
         self.rundir = make_rundir(None)
         self.rundir.chmod(0o711)
-        self.logdir = Path(tempfile.mkdtemp(prefix="tfcourse-logs-", dir=RUN_BASE))
+        self.logdir = Path(tempfile.mkdtemp(prefix=f"tfcourse-logs-{owner_tag()}-", dir=RUN_BASE))
         self.process: subprocess.Popen | None = None
         self._lock = threading.Lock()
 

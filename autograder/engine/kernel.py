@@ -35,6 +35,7 @@ from autograder.engine.forkserver import Zygote, kill_all, zygote_kernel_manager
 from autograder.engine.jail import MAX_PROCESSES
 from autograder.engine.limits import Limits
 from autograder.engine.nanny import TAG, kill_descendants, kill_tagged
+from autograder.engine.owner import owner_tag
 from autograder.engine.sandbox import (
     Confinement,
     SandboxedKernelManager,
@@ -103,16 +104,20 @@ def cell_file_hashes(sources: Iterable[str]) -> list[int]:
     return sorted(murmur2_x86(source, get_tmp_hash_seed()) for source in sources)
 
 
+def first_cell_source(assignment: str) -> str:
+    """The grader's first cell, before any submission code: the integrity snapshot and the audit hook."""
+    instructor = cell_file_hashes(released_sources(assignment))
+    return (f"import autograder.inkernel.probe, autograder.course.lessons.l{assignment}, autograder.inkernel.integrity\n"
+            "import autograder.inkernel.audit\n"
+            "autograder.inkernel.integrity.snapshot()\n"
+            f"autograder.inkernel.audit.install({instructor!r})")
+
+
 def runnable_notebook(nb: nbformat.NotebookNode, assignment: str,
                       cases_by_exercise: Mapping[str, Sequence[Case]], nonce: str) -> nbformat.NotebookNode:
     """A first cell that records what the probes rely on (`integrity`) and installs the audit hook
     (`audit`), the notebook's code cells minus check cells, then the probe cells (`probe_requests`)."""
-    instructor = cell_file_hashes(released_sources(assignment))
-    snapshot = nbformat.v4.new_code_cell(
-        f"import autograder.inkernel.probe, autograder.course.lessons.l{assignment}, autograder.inkernel.integrity\n"
-        "import autograder.inkernel.audit\n"
-        "autograder.inkernel.integrity.snapshot()\n"
-        f"autograder.inkernel.audit.install({instructor!r})", metadata={"autograder_snapshot": True})
+    snapshot = nbformat.v4.new_code_cell(first_cell_source(assignment), metadata={"autograder_snapshot": True})
     cells = [snapshot] + [nbformat.v4.new_code_cell(c.source) for c in nb.cells
                           if c.cell_type == "code" and not is_check_cell(c)]
     requests = probe_requests(cases_by_exercise)
@@ -145,6 +150,14 @@ class CappedClient(NotebookClient):
     async def _async_handle_timeout(self, timeout, cell=None):  # noqa: D102 (nbclient's hook)
         self.timeouts += 1
         return await super()._async_handle_timeout(timeout, cell)
+
+    def _update_display_id(self, display_id, msg):
+        """Never rewrite an output already shown. nbclient would replace every earlier output with the
+        same `display_id` (`update_display_data`, or a later display reusing the id): a hidden probe
+        cell could then rewrite what a public one showed. Each cell keeps only its own messages."""
+
+    def handle_comm_msg(self, outs, msg, cell_index):
+        """Widgets' messages are not followed: an output widget would route a cell's output elsewhere."""
 
     def output(self, outs, msg, display_id, cell_index):  # noqa: D102 (nbclient's hook)
         content = msg.get("content", {})
@@ -194,7 +207,7 @@ def execute_and_observe(nb: nbformat.NotebookNode, assignment: str,
     nonce = secrets.token_hex(16)
     runnable = runnable_notebook(nb, assignment, cases_by_exercise, nonce)
     execution = Execution()
-    with tempfile.TemporaryDirectory(prefix="tfcourse-") as base:
+    with tempfile.TemporaryDirectory(prefix=f"tfcourse-{owner_tag()}-") as base:
         launch = _launch(Path(base), hidden, limits, zygote)
         client = CappedClient(
             runnable, limits.output_bytes, km=launch.km, timeout=limits.cell_timeout, allow_errors=True,

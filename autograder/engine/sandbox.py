@@ -28,6 +28,7 @@ from traitlets import Integer, List, Unicode, default
 
 from autograder import COURSE_ROOT
 from autograder.engine.jail import SCRATCH
+from autograder.engine.owner import owner_tag
 from autograder.inkernel.quiet import KERNEL_ENV
 
 # --cap-drop ALL: bubblewrap run as root keeps root's capabilities inside, and with them a
@@ -205,7 +206,7 @@ def make_rundir(uid: int | None, parent: Path | None = None) -> Path:
     """A fresh run folder for one kernel, owned by its uid (it must create its sockets there)."""
     base = parent or RUN_BASE
     base.mkdir(parents=True, exist_ok=True)
-    rundir = Path(tempfile.mkdtemp(prefix="tfcourse-run-", dir=base))
+    rundir = Path(tempfile.mkdtemp(prefix=f"tfcourse-run-{owner_tag()}-", dir=base))
     if uid is not None:
         os.chown(rundir, uid, uid)
     return rundir

@@ -24,12 +24,13 @@ from autograder.course import lessons
 from autograder.course.spec import Lesson
 from autograder.engine.devices import DeviceSlots
 from autograder.engine.forkserver import Zygotes
+from autograder.engine.leftovers import remove_leftovers, say_removed
 from autograder.engine.limits import Limits
 from autograder.engine.sandbox import require_sandbox, warn_unsandboxed
 from autograder.engine.untrusted import one_line
 from autograder.judging.grading import Grading, Judge, grade, notebook_hash, result_record
 from autograder.judging.reference import Observations, cache_dir, reference_observations, reference_seconds
-from autograder.judging.results import read_results, result_path, write_class_csv, write_result
+from autograder.judging.results import read_results, result_path, results_lock, write_class_csv, write_result
 from autograder.judging.submissions import NotPlain, Submission, plain_notebook_bytes
 
 BAR_WIDTH = 24
@@ -116,8 +117,21 @@ def grade_all(submissions: Sequence[Submission], out: Path, jobs: int = 1, limit
     then the class CSV.
 
     Submissions whose result in `out` graded the notebook that is there now are skipped unless
-    `force`; their stored records are returned with the rest (`Records.kept` counts them).
+    `force`; their stored records are returned with the rest (`Records.kept` counts them). One run
+    at a time holds `out`: a second one waits, saying so (`results_lock`).
+
+    Raises `sandbox.SandboxUnavailable` before it touches `out` when `limits` ask for a sandbox that
+    cannot be built here; says once that there is none when they do not. Removes what a grader
+    killed before left behind (`leftovers`), saying so.
     """
+    require_sandbox() if limits.sandbox else warn_unsandboxed()
+    say_removed(remove_leftovers())
+    with results_lock(out):
+        return _grade_all(submissions, out, jobs, limits, force, runner)
+
+
+def _grade_all(submissions: Sequence[Submission], out: Path, jobs: int, limits: Limits, force: bool,
+               runner: Runner | None) -> Records:
     kept = {} if force else {s: r for s in submissions if (r := unchanged_result(out, s)) is not None}
     todo = [s for s in submissions if s not in kept]
     if kept:
@@ -132,12 +146,7 @@ def grade_all(submissions: Sequence[Submission], out: Path, jobs: int = 1, limit
 
 
 def prepare(todo: Sequence[Submission], out: Path, limits: Limits) -> Batch:
-    """Load the lessons of `todo` and compute their references; hide results, cache and submissions.
-
-    Raises `sandbox.SandboxUnavailable` before any work when `limits` ask for a sandbox that
-    cannot be built here; says once that there is none when they do not.
-    """
-    require_sandbox() if limits.sandbox else warn_unsandboxed()
+    """Load the lessons of `todo` and compute their references; hide results, cache and submissions."""
     assignments = sorted({s.assignment for s in todo})
     lesson_of = {a: lessons.load(a) for a in assignments}
     reference_of = {a: reference_observations(lesson_of[a]) for a in assignments}
@@ -171,10 +180,17 @@ def _grade_in_parallel(todo: Sequence[Submission], out: Path, limits: Limits, ru
     unreadable = [s for s in todo if current_hash(s) == ""]
     with runner(batch) as submit:
         futures = {submit(s): s for s in todo if s not in unreadable}
-        for s in unreadable:
-            done(grade(s, batch.lesson_of[s.assignment], {}, limits))
-        for future in as_completed(futures):
-            done(_record_of(future, futures[future], batch))
+        try:
+            for s in unreadable:
+                done(grade(s, batch.lesson_of[s.assignment], {}, limits))
+            for future in as_completed(futures):
+                done(_record_of(future, futures[future], batch))
+        except BaseException:
+            # A result that cannot be written (a full disk) stops the batch now: what has not started
+            # never starts, where the runner would otherwise grade every submission and then fail.
+            for future in futures:
+                future.cancel()
+            raise
     return records
 
 

@@ -18,7 +18,8 @@ from autograder import COURSE_ROOT
 # graphs, checked claims) import, and nothing else (tests/test_bundle.py checks the list against a real import).
 STUDENT_MODULES = ("__init__.py", "check.py", "graph_picture.py", "frontends/__init__.py", "frontends/check.py",
                    "frontends/lab.py", "judging/__init__.py", "judging/judge.py", "judging/feedback.py",
-                   "engine/__init__.py", "engine/untrusted.py", "inkernel/__init__.py", "inkernel/probe.py",
+                   "judging/screening.py", "judging/cells.py", "judging/replaying.py",
+                   "engine/__init__.py", "engine/untrusted.py", "engine/replay.py", "inkernel/__init__.py", "inkernel/probe.py",
                    "inkernel/probing.py", "inkernel/quiet.py", "inkernel/probes/*.py", "course/*.py",
                    "course/lessons/*.py", "course/public_expected/*.json", "notebook/*.py")
 

@@ -19,10 +19,13 @@ import sys
 from typing import Any, Mapping
 
 from autograder.course import lessons, public_expected_path
+from autograder.course.spec import Exercise
+from autograder.engine.replay import run_here
 from autograder.inkernel.probe import observe
 from autograder.inkernel.quiet import quiet_environment, quiet_python_logging
 from autograder.judging.feedback import Report
 from autograder.judging.judge import ExerciseResult, judge_exercise
+from autograder.judging.replaying import replayed
 
 # Importing this module before TensorFlow (the notebooks' first line) is what keeps TensorFlow's
 # INFO and WARNING log lines out of the students' cells: it reads these variables when imported.
@@ -52,7 +55,8 @@ class Checker:
     def __call__(self, exercise_id: str) -> None:
         """Check one exercise on its public cases and show what passed and what did not."""
         exercise = self.lesson.exercise(exercise_id)
-        got, stderr = observe(exercise, _caller_namespace(), exercise.cases)
+        _refuse_what_the_grader_zeroes()
+        got, stderr = self._observe(exercise, exercise.cases)
         self._show(judge_exercise(exercise, exercise.cases, got, self.expected[exercise.id]), stderr)
 
     def hidden(self, exercise_id: str) -> None:
@@ -61,13 +65,19 @@ class Checker:
             raise CheckFailed(NOT_HERE)
         exercise = self.lesson.exercise(exercise_id)
         cases = lessons.hidden_cases(self.lesson.assignment)[exercise.id]
-        got, stderr = observe(exercise, _caller_namespace(), cases)
+        got, stderr = self._observe(exercise, cases)
         verdict = subprocess.run(
             [sys.executable, "-m", "autograder", "judge", self.lesson.assignment, exercise.id],
             input=json.dumps(got), capture_output=True, text=True, timeout=JUDGE_TIMEOUT)
         if verdict.returncode != 0:
             raise CheckFailed(f"the hidden tests of {exercise_id} could not be judged: {verdict.stderr[-500:]}")
         self._show(ExerciseResult.from_json(json.loads(verdict.stdout)), stderr)
+
+    def _observe(self, exercise: Exercise, cases: list) -> tuple[list, str]:
+        """Observe `exercise` in this kernel, then re-run what it handed out here too (`replaying`):
+        the same observations the grader completes outside the kernel, on these cases' inputs."""
+        got, stderr = observe(exercise, _caller_namespace(3), cases)
+        return replayed(self.lesson, {exercise.id: cases}, {exercise.id: got}, run_here)[exercise.id], stderr
 
     @property
     def expected(self) -> dict[str, list[dict[str, Any]]]:
@@ -85,9 +95,25 @@ class Checker:
             raise CheckFailed(f"{result.id} is not right yet ({failed}): see the report above.")
 
 
-def _caller_namespace() -> Mapping[str, Any]:
-    """The globals of the notebook cell that called the checker (two frames up)."""
-    return sys._getframe(2).f_globals
+def _refuse_what_the_grader_zeroes() -> None:
+    """Read the cells this kernel ran as the grader reads a submission (`judging.screening`), and
+    refuse, in the grader's words, a construct that would zero it: the student hears of the rule
+    here first, never from a grade. (Cells are numbered as this kernel ran them, `In[N]`.)"""
+    from IPython import get_ipython
+
+    from autograder.judging.screening import screen_sources, verdict
+
+    shell = get_ipython()
+    if shell is None:
+        return
+    reason = verdict(screen_sources(dict(enumerate(shell.history_manager.input_hist_raw))))
+    if reason:
+        raise CheckFailed(f"not checked: {reason.replace('so the notebook was not run', 'so the grader will not run it')}")
+
+
+def _caller_namespace(depth: int) -> Mapping[str, Any]:
+    """The globals of the notebook cell that called the checker (`depth` frames up)."""
+    return sys._getframe(depth).f_globals
 
 
 def _display(report: Report) -> None:

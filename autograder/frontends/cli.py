@@ -83,7 +83,7 @@ def _gradebook(args: argparse.Namespace) -> int:
     if not records:
         print(f"no results in {args.results}", file=sys.stderr)
         return 2
-    stored, skipped = store(records, args.db)
+    stored, skipped = store(records, args.db, args.submitted, force=args.force)
     for reason in skipped:
         print(f"skipped {reason}", file=sys.stderr)
     print(f"stored {stored} result(s) in {args.db}" + (f", skipped {len(skipped)}" if skipped else ""))
@@ -166,6 +166,11 @@ def parser() -> argparse.ArgumentParser:
     book = sub.add_parser("gradebook", help="write graded results into nbgrader's gradebook")
     book.add_argument("results", type=Path, help="the --out folder of `grade`")
     book.add_argument("--db", type=Path, default=Path("gradebook.db"), help="nbgrader's database (default gradebook.db)")
+    book.add_argument("--submitted", type=Path, metavar="DIR",
+                      help="nbgrader's submitted/ folder: a result is stored only if it graded the notebook "
+                           "there (default: submitted/ beside the database)")
+    book.add_argument("--force", action="store_true",
+                      help="store results even where nbgrader holds another notebook than the one they graded")
     book.set_defaults(run=_gradebook)
 
     report = sub.add_parser("report", help="write the class report: scores, pass rates, misconceptions, failures")

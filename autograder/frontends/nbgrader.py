@@ -37,6 +37,7 @@ from autograder.course import lessons
 from autograder.course.spec import Lesson
 from autograder.engine.devices import DeviceSlots
 from autograder.engine.forkserver import Zygotes
+from autograder.engine.leftovers import remove_leftovers, say_removed
 from autograder.engine.kernel import is_check_cell
 from autograder.engine.sandbox import require_sandbox, warn_unsandboxed
 from autograder.frontends.gradebook import check_cell
@@ -59,6 +60,7 @@ def _pool(hidden: tuple[Path, ...], sandbox: bool) -> Zygotes:
         if key not in _POOLS:
             if not _POOLS:
                 atexit.register(close_pools)
+                say_removed(remove_leftovers())
             _POOLS[key] = Zygotes(hidden, enabled=sandbox)
         return _POOLS[key]
 

@@ -16,13 +16,18 @@ formgrader. The course's config puts these steps in nbgrader's way:
   rich outputs are cleaned by nh3 (Ammonia, a maintained allow-list sanitiser).
 - `CourseAutograde`, nbgrader's `Autograde` with the batch grader's reading of a submission: a
   folder without the lesson's notebook but exactly one other is graded as the lesson (logged); a
-  `timestamp.txt` that is not a timestamp is ignored with a warning; a notebook larger than
-  `NOTEBOOK_MB` is not read. `install()` makes nbgrader's commands and formgrader use it.
+  `timestamp.txt` that is not a timestamp is ignored with a warning; the notebook and the files
+  copied beside it are read by the batch grader's plain-file rule (`submissions.plain_bytes`):
+  never through a link, never blocking on a FIFO, nothing over `NOTEBOOK_MB`. `install()` makes
+  nbgrader's commands and formgrader use it.
 """
 from __future__ import annotations
 
+import datetime
 import html
+import io
 import os
+import shutil
 import stat
 from pathlib import Path
 from typing import Any
@@ -35,14 +40,16 @@ from nbformat import NotebookNode
 from nbformat.v4 import new_code_cell
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.converters import Autograde
+from nbgrader.converters.base import BaseConverter
+from nbgrader.coursedir import CourseDirectory
 from nbgrader.preprocessors import NbGraderPreprocessor
-from nbgrader.utils import parse_utc
+from nbgrader.utils import find_all_files, parse_utc
 from traitlets import Type
 
 from autograder.course import lessons
-from autograder.engine.limits import NOTEBOOK_MB
 from autograder.engine.untrusted import one_line
 from autograder.frontends.nbgrader import released_source
+from autograder.judging.submissions import NotPlain, open_plain, plain_bytes, require_plain_path
 
 SCHEMA_VERSION = 3  # nbgrader 0.9.6's cell metadata format
 MAX_TIMESTAMP_BYTES = 200
@@ -171,21 +178,63 @@ class SanitizeHTML(NbGraderPreprocessor):
 
 # ---- reading a submission as the batch grader does ----------------------------------------------
 
+def submitted_root(coursedir: CourseDirectory) -> Path:
+    """The folder nbgrader collects submissions into: nothing below it may be a symbolic link."""
+    return Path(coursedir.format_path(coursedir.submitted_directory, ".", "."))
+
+
 class CourseNotebookExporter(NotebookExporter):
-    """nbgrader's notebook exporter, which reads a renamed notebook for the lesson's and refuses to
-    read one larger than `NOTEBOOK_MB` (its size is checked first)."""
+    """nbgrader's notebook exporter, reading a notebook by the batch grader's plain-file rule
+    (`submissions.plain_bytes`: no link below the submissions folder, no FIFO, socket or device,
+    nothing over `NOTEBOOK_MB`, never blocking), and a renamed notebook for the lesson's. The same
+    exporter reads the sanitized copy back from autograded/, nbgrader's own, as nbconvert does."""
 
     def from_filename(self, filename: str, resources: dict | None = None, **kw: Any) -> tuple[NotebookNode, dict]:
         real = getattr(self.parent, "renamed", {}).get(filename, filename)
-        size = os.stat(real).st_size
-        if size > NOTEBOOK_MB * 2**20:
-            raise ValueError(f"not graded: {os.path.basename(real)} is {size} bytes, more than the "
-                             f"{NOTEBOOK_MB} MB a notebook may be")
-        return super().from_filename(real, resources, **kw)
+        root = submitted_root(self.parent.coursedir)
+        if not Path(real).is_relative_to(root):  # the autograde pass reads autograded/, which nbgrader wrote
+            return super().from_filename(real, resources, **kw)
+        try:
+            data = plain_bytes(Path(real), root)
+        except NotPlain as exc:  # this student fails, with the batch grader's reason; the others go on
+            raise ValueError(f"not graded: {exc}") from None
+        resources = resources if resources is not None else ResourcesDict()
+        if not resources.get("metadata"):
+            resources["metadata"] = ResourcesDict()
+        modified = datetime.datetime.fromtimestamp(os.lstat(real).st_mtime, tz=datetime.timezone.utc)
+        resources["metadata"].update(name=Path(real).stem, path=os.path.dirname(real),
+                                     modified_date=modified.strftime("%B %-d, %Y"))  # as nbconvert's from_filename
+        return self.from_file(io.StringIO(data.decode("utf-8")), resources=resources, **kw)
 
 
-class CourseAutograde(Autograde):
-    """nbgrader's `Autograde`, reading a submission folder as the batch grader does (module docstring)."""
+class PlainFilesOnly(BaseConverter):
+    """nbgrader's copy of a submission's other files (data, notes) into autograded/, by the plain-file
+    rule: a file reached through a symbolic link, or a FIFO, socket or device, is not copied (and
+    logged), so nothing a link points at reaches autograded/ or, from there, feedback/. A student or
+    assignment folder that is a link fails that student (stock nbgrader's `shutil.copy` followed links)."""
+
+    def init_assignment(self, assignment_id: str, student_id: str) -> None:
+        source = Path(self._format_source(assignment_id, student_id))
+        dest = Path(self._format_dest(assignment_id, student_id))
+        require_plain_path(source, submitted_root(self.coursedir))
+        for filename in find_all_files(str(source), self.coursedir.ignore + ["*.ipynb"]):
+            path = Path(filename)
+            target = dest / path.relative_to(source)
+            try:
+                require_plain_path(path, source)
+                with open_plain(path) as f:
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.unlink(missing_ok=True)
+                    with open(target, "wb") as copy:
+                        shutil.copyfileobj(f, copy)
+            except NotPlain as exc:
+                self.log.warning("%s/%s: not copied: %s", one_line(student_id), assignment_id, one_line(str(exc)))
+
+
+class CourseAutograde(Autograde, PlainFilesOnly):
+    """nbgrader's `Autograde`, reading a submission folder as the batch grader does (module docstring).
+    `PlainFilesOnly` sits between `Autograde` and nbgrader's `BaseConverter` in the method order, so
+    `Autograde.init_assignment` copies the student's files through it."""
 
     exporter_class = Type(CourseNotebookExporter, klass=NotebookExporter).tag(config=True)
 

@@ -5,8 +5,9 @@ the hook raises `Refused`, so the call fails where it is made, when the student'
 - takes a frame (`sys._getframe`, a traceback's, a generator's or a coroutine's frame);
 - reads or sets a function's `__code__`, defaults or other audited attributes, builds a code
   object or a function, walks the collector's objects (`gc.get_objects`, `get_referrers`...);
-- runs code it built (`exec`, `compile`), or sets an environment variable (ipykernel names cells'
-  files after one, and the hook knows the instructor's cells by those names).
+- runs code it built (`exec`, `compile`), or sets ipykernel's own environment variables (ipykernel
+  names cells' files after `IPYKERNEL_CELL_NAME`, and the hook knows the instructor's cells by
+  those names). Any other variable (`TF_CPP_MIN_LOG_LEVEL`) is the student's to set.
 The student's code is a frame whose globals are the notebook's (`__name__ == "__main__"`) from a
 cell that is none of the release's, found by looking through `inspect`, `traceback`, `pdb`, `bdb`
 and `ctypes`, which hand frames and memory back to their caller. Anyone's `sys.settrace` or
@@ -27,6 +28,8 @@ from typing import Iterable
 FROM_NOTEBOOK = ("sys._getframe", "sys._current_frames", "object.__getattr__", "object.__setattr__",
                  "object.__delattr__", "code.__new__", "function.__new__", "gc.get_objects", "gc.get_referrers",
                  "gc.get_referents", "exec", "compile", "os.putenv", "os.unsetenv")
+# Environment variables the notebook may not set: ipykernel's own (see `install`).
+KERNEL_VARIABLES = ("IPYKERNEL",)
 # Events refused from anyone once the hook is in.
 ALWAYS = ("sys.settrace", "sys.setprofile", "sys.addaudithook", "ctypes.")
 # Modules that return frames, code or memory to whoever called them: look through them to the caller.
@@ -49,7 +52,8 @@ def _new_hook(instructor: frozenset[str]):
     busy = [False]  # the hook's own sys._getframe raises an event too
 
     def hook(event: str, args: tuple) -> None:
-        if busy[0] or not event.startswith(FROM_NOTEBOOK + ALWAYS):
+        if busy[0] or not event.startswith(FROM_NOTEBOOK + ALWAYS) or (
+                event in ("os.putenv", "os.unsetenv") and not _names_kernel_variable(args)):
             return
         if event.startswith(ALWAYS):  # (sys.settrace's event does not say whether it switches tracing off)
             raise Refused(f"the grader refuses {event} while grading")
@@ -66,3 +70,10 @@ def _new_hook(instructor: frozenset[str]):
             raise Refused(f"the grader refuses {event} from the notebook's code")
 
     return hook
+
+
+def _names_kernel_variable(args: tuple) -> bool:
+    """Whether an `os.putenv`/`os.unsetenv` event's variable is one of ipykernel's."""
+    key = args[0] if args else ""
+    key = key.decode("utf-8", "replace") if isinstance(key, bytes) else str(key)
+    return key.upper().startswith(KERNEL_VARIABLES)

@@ -54,7 +54,7 @@ def observe_case(exercise: Exercise, namespace: Mapping[str, Any], case: Case) -
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return jsonable(exercise.probe(target, **case.inputs))
+            return jsonable(exercise.probe(target, **exercise.kernel_case(case).inputs))
     except BaseException as exc:  # SystemExit, GeneratorExit, a student's own BaseException: all answers
         if type(exc) is KeyboardInterrupt:  # the grader's interrupt of a cell over its time limit
             raise

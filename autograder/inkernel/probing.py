@@ -87,12 +87,27 @@ def sessions_made() -> CallCounter:
 
 
 def dtype_name(value: Any) -> str:
-    """The dtype of a tensor, variable, array or NumPy scalar as a short name (`float32`, `int64`);
-    for a plain Python value, its type's name (`float`, `int`, `list`)."""
-    dtype = getattr(value, "dtype", None)
-    if dtype is not None:
-        return str(getattr(dtype, "name", dtype))
-    return type(value).__name__
+    """The dtype of a tensor or variable (a TensorFlow type's own), of anything NumPy converts (what
+    `np.asarray` finds, never what the object's `.dtype` declares), as a short name (`float32`); for a
+    plain Python value, its type's name (`float`, `int`, `list`)."""
+    import tensorflow as tf
+
+    if isinstance(value, (tf.Tensor, tf.Variable, tf.Operation)) or type(value) in (int, float, bool, str, list,
+                                                                                     tuple, dict, type(None)):
+        dtype = getattr(value, "dtype", None)
+        return dtype.base_dtype.name if dtype is not None else type(value).__name__
+    try:
+        return np.asarray(value).dtype.name
+    except Exception:  # noqa: BLE001 - whatever NumPy cannot convert has no dtype to report
+        return type(value).__name__
+
+
+def export_graph(graph: Any) -> str:
+    """The GraphDef of `graph`, serialized and base64-encoded: an artifact the grader re-runs outside
+    the kernel (`engine.replay`) on inputs the kernel never sees."""
+    import base64
+
+    return base64.b64encode(graph.as_graph_def().SerializeToString()).decode()
 
 
 class FreshDirectory:
@@ -147,37 +162,82 @@ def sessions_opened() -> InstancesMade:
     return InstancesMade(session.BaseSession)
 
 
-def session_runs() -> CallCounter:
-    """A CallCounter of `Session.run` calls (`t.eval()` and `op.run()` go through it too)."""
-    from tensorflow.python.client import session
-
-    return CallCounter(session.BaseSession, "run")
-
-
-class RunsRecorded(CallCounter):
-    """`with RunsRecorded() as runs:` counts the `Session.run` calls made inside the block, like
-    `session_runs()`, and keeps what each was fed and what it returned, so a probe can ask whether an
-    answer came out of the graph (`runs.returned(answer, fed=x)`), not only whether some run was made."""
+class SessionRuns(CallCounter):
+    """`with SessionRuns() as runs:` counts the runs of any session made inside the block: each
+    `Session.run` call (`t.eval()` and `op.run()` go through it too) and each call of a callable that
+    `Session.make_callable` returned, which runs the graph without `run`."""
 
     def __init__(self) -> None:
         from tensorflow.python.client import session
 
         super().__init__(session.BaseSession, "run")
-        self.calls: list[tuple[list, list]] = []   # (the arrays fed, the arrays returned), per run
+        self._make_callable = session.BaseSession.__dict__["make_callable"]
+        self._in_callable = 0  # a callable TensorFlow could not make fast calls `run` itself: one run
 
     def _wrap(self, original: Any) -> Any:
-        def recorded(sess, fetches, feed_dict=None, *args, **kwargs):
-            self.count += 1
+        def run(sess, fetches, feed_dict=None, *args, **kwargs):
             result = original(sess, fetches, feed_dict, *args, **kwargs)
-            self.calls.append(([np.asarray(v) for v in (feed_dict or {}).values()], _arrays(result)))
+            if not self._in_callable:
+                self._ran(list((feed_dict or {}).values()), result)
             return result
 
-        return recorded
+        return run
+
+    def _ran(self, fed: list, result: Any) -> None:
+        """One run was made, fed `fed` (the values), returning `result`."""
+        self.count += 1
+
+    def __enter__(self) -> "SessionRuns":
+        super().__enter__()
+        original = self._make_callable
+
+        def make_callable(sess, fetches, feed_list=None, *args, **kwargs):
+            made = original(sess, fetches, feed_list, *args, **kwargs)
+
+            def call(*fed, **call_kwargs):
+                self._in_callable += 1
+                try:
+                    result = made(*fed, **call_kwargs)
+                finally:
+                    self._in_callable -= 1
+                self._ran(list(fed), result)
+                return result
+
+            return call
+
+        self.owner.make_callable = make_callable
+        return self
+
+    def __exit__(self, *exc_info) -> bool:
+        self.owner.make_callable = self._make_callable
+        return super().__exit__(*exc_info)
+
+
+def session_runs() -> SessionRuns:
+    """A counter of the runs sessions make: `Session.run` calls and calls of `make_callable`'s callables."""
+    return SessionRuns()
+
+
+class RunsRecorded(SessionRuns):
+    """`with RunsRecorded() as runs:` counts the runs made inside the block, like `session_runs()`,
+    and keeps what each was fed and what it returned, so a probe can ask whether an answer came out
+    of the graph (`runs.returned(answer, fed=x)`), not only whether some run was made."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.calls: list[tuple[list, list]] = []   # (the arrays fed, the arrays returned), per run
+
+    def _ran(self, fed: list, result: Any) -> None:
+        super()._ran(fed, result)
+        self.calls.append(([np.asarray(v) for v in fed], _arrays(result)))
 
     def returned(self, answer: Any, fed: Any) -> bool:
-        """Whether one run of the block was fed `fed` (as one of its feeds) and returned `answer`."""
+        """Whether one run of the block was fed `fed` (as one of its feeds) and returned `answer`,
+        where nothing else that run was fed holds the answer's values: an answer computed outside and
+        fed back in to be fetched again did not come out of the graph."""
         answer, fed = np.asarray(answer), np.asarray(fed)
         return any(any(_same(f, fed) for f in feeds) and any(_same(r, answer) for r in results)
+                   and not any(_holds(f, answer) for f in feeds if not _same(f, fed))
                    for feeds, results in self.calls)
 
 
@@ -192,6 +252,14 @@ def _arrays(value: Any) -> list:
 
 def _same(a: Any, b: Any) -> bool:
     return a.shape == b.shape and bool(np.all(a == b))
+
+
+def _holds(fed: Any, answer: Any) -> bool:
+    """Whether an array fed to a run holds `answer`'s values, in any dtype and any shape of its size."""
+    try:
+        return fed.size == answer.size and bool(np.all(fed.reshape(answer.shape).astype(answer.dtype) == answer))
+    except (ValueError, TypeError):
+        return False
 
 
 def _upstream(op: Any) -> set:

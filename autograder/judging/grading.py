@@ -17,15 +17,16 @@ import nbformat
 from autograder.course import lessons
 from autograder.course.spec import Lesson
 from autograder.engine.forkserver import Zygote
-from autograder.engine.kernel import CELL_TIMEOUT_NAME, Execution, execute_and_observe, released_sources
+from autograder.engine.kernel import CELL_TIMEOUT_NAME, Execution, released_sources
 from autograder.engine.limits import Limits
 from autograder.judging import screening
 from autograder.judging.feedback import exercise_json
 from autograder.judging.judge import ExerciseResult, failed_exercise, judge_exercise
 from autograder.judging.lean import lesson_cut
 from autograder.judging.reference import Observations, release_path
+from autograder.judging.replaying import observe_notebook
 from autograder.judging.screening import Finding
-from autograder.judging.submissions import NotPlain, Submission, found_in, plain_notebook_bytes
+from autograder.judging.submissions import NotPlain, Submission, found_in, other_notebooks, plain_notebook_bytes
 
 
 @dataclass
@@ -76,6 +77,8 @@ class ReadNotebook(Step):
             return
         g.sha256 = notebook_hash(data)
         notes = [f"graded {path.name} as {expected} (handed in under another name)"] if path.name != expected else []
+        if path.name == expected and (others := other_notebooks(path)):
+            notes.append(f"also found {', '.join(others)}: not graded, {expected} is")
         try:
             original = nbformat.reads(data.decode("utf-8"), as_version=nbformat.NO_CONVERT)
             version = original.nbformat  # read first: convert() upgrades in place
@@ -96,8 +99,9 @@ def notebook_hash(data: bytes) -> str:
 
 
 class Screen(Step):
-    """Read the code the student wrote or changed before any of it runs (`screening`): a construct
-    that can steer the grader makes the submission `tampered`, and it is never run."""
+    """Read the code the student wrote or changed before any of it runs (`screening`): one of the few
+    constructs with no honest use in the course (`screening.ZEROING`) makes the submission `tampered`,
+    and it is never run; anything else the screen notices is only listed in `flags`."""
 
     def run(self, g: Grading) -> None:
         g.flags = screening.screen(g.notebook, released_sources(g.lesson.assignment))
@@ -117,12 +121,12 @@ class Lean(Step):
 
 
 class Execute(Step):
-    """Run the notebook and its probes in a fresh kernel in a scratch directory."""
+    """Run the notebook and its probes in a fresh kernel in a scratch directory, then re-run outside
+    it the artifacts of the exercises that keep inputs from the kernel (`replaying`)."""
 
     def run(self, g: Grading) -> None:
         cases = lessons.all_cases(g.lesson)
-        g.execution = execute_and_observe(g.notebook, g.lesson.assignment, cases, g.limits, g.hidden,
-                                          g.device_env, g.zygote)
+        g.execution = observe_notebook(g.notebook, g.lesson, cases, g.limits, g.hidden, g.device_env, g.zygote)
         g.status = g.execution.status
         g.reason = "; ".join(r for r in (g.reason, g.execution.reason) if r)
         if g.execution.tampered:  # the grader's own words (see `kernel.Execution.tampered`)

@@ -20,13 +20,19 @@ ERROR_CHECKS = {
     MISSING: ("missing-definition", "is defined under its expected name",
                   "The grader looks the exercise up by name. Keep the given name and signature, "
                   "and run the cell that defines it."),
+    # The grader's own name for an artifact it would not re-run outside the kernel (`engine.replay`).
+    "NotReplayable": ("not-replayable", "hands out a graph the grader can re-run",
+                      "The grader re-runs the graph your function built, outside your notebook, on inputs of "
+                      "its own, and could not: the reason is below. Build the graph from TensorFlow's ops "
+                      "(placeholders, math, comparisons) and return the tensors the exercise asks for."),
 }
 RAISED = ("raised", "runs without raising",
           "Calling your code raised an exception on this case. Read the message: it usually names the "
           "op or line at fault.")
-RAISED_HIDDEN = ("Calling your code raised an exception on a hidden case, though not necessarily on the "
-                 "public one. Which exception is named below; its message stays hidden, because it was "
-                 "produced while hidden inputs were in play. Look for inputs your code does not expect.")
+RAISED_HIDDEN = ("Calling your code raised an exception on a hidden case, though not on the public one. "
+                 "Its type and message stay hidden, because they came while hidden inputs were in play. "
+                 "The situation below says which kind of input it was: look for inputs your code does not "
+                 "expect there.")
 
 
 @dataclass

@@ -4,8 +4,9 @@ A grade depends on the setup cell, on every cell the student wrote or changed, o
 cells, and on the unchanged cells whose definitions those read, found by reading each cell's
 syntax tree (`symtable`), transitively. The demo cells a student received and left alone (timing
 sweeps, plots, TensorBoard servers) are the instructor's code: when nothing graded reads what they
-define, they are not run. A cell is "unchanged" when its source is, up to trailing white space,
-the source of a code cell of the released notebook (`notebooks/`); changed cells always run, so
+define, they are not run. A cell is "unchanged" when its tokens are those of a code cell of the
+released notebook (`notebooks/`): white space, blank lines and comments do not count (`code_key`),
+as they do not for the screen. Changed cells always run, so
 editing a demo cell to attack the grader gains nothing by it.
 
 An unchanged cell whose side effect a grade depends on (a seed, a configuration) is declared by
@@ -33,6 +34,7 @@ import nbformat
 
 from autograder.course.spec import Lesson
 from autograder.engine.kernel import is_check_cell
+from autograder.judging.cells import code_key
 
 # CPython 3.11 keeps the AST constructor's recursion depth in state that the threads of a process
 # share, so two threads parsing at once can fail with "AST constructor recursion depth mismatch".
@@ -163,8 +165,6 @@ class Release:
     runs: frozenset[str]  # tagged `RUN_TAG`: side effects a grade depends on
 
 
-def _key(source: str) -> str:
-    return source.rstrip()
 
 
 def _grade_id(cell: nbformat.NotebookNode) -> str | None:
@@ -178,11 +178,16 @@ def _is_exercise(cell: nbformat.NotebookNode) -> bool:
 @functools.lru_cache(maxsize=None)
 def release_at(path: Path) -> Release:
     """The released notebook at `path` (`reference.release_path`), read once per process."""
-    cells = [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "code"]
-    return Release(code=frozenset(_key(c.source) for c in cells),
-                   setup=frozenset(_key(c.source) for c in cells if _grade_id(c) == SETUP),
-                   exercises=frozenset(_key(c.source) for c in cells if _is_exercise(c)),
-                   runs=frozenset(_key(c.source) for c in cells if RUN_TAG in c.get("metadata", {}).get("tags", [])))
+    return release_of(nbformat.read(path, as_version=4).cells)
+
+
+def release_of(cells: Sequence[nbformat.NotebookNode]) -> Release:
+    """What the lean cut needs of a released notebook's cells."""
+    cells = [c for c in cells if c.cell_type == "code"]
+    return Release(code=frozenset(code_key(c.source) for c in cells),
+                   setup=frozenset(code_key(c.source) for c in cells if _grade_id(c) == SETUP),
+                   exercises=frozenset(code_key(c.source) for c in cells if _is_exercise(c)),
+                   runs=frozenset(code_key(c.source) for c in cells if RUN_TAG in c.get("metadata", {}).get("tags", [])))
 
 
 @dataclass
@@ -208,9 +213,9 @@ def lean_cut(nb: nbformat.NotebookNode, release: Release, symbols: Iterable[str]
     runs = [c.cell_type == "code" and not is_check_cell(c) for c in cells]
     sources = [c.source if run else None for c, run in zip(cells, runs)]
     seeds = [i for i, c in enumerate(cells) if runs[i] and (
-        _grade_id(c) == SETUP or _is_exercise(c) or _key(c.source) not in release.code
-        or _key(c.source) in release.setup | release.exercises | release.runs)]
-    tools = [i for i in seeds if _key(cells[i].source) in release.setup]  # the setup cell as released
+        _grade_id(c) == SETUP or _is_exercise(c) or code_key(c.source) not in release.code
+        or code_key(c.source) in release.setup | release.exercises | release.runs)]
+    tools = [i for i in seeds if code_key(cells[i].source) in release.setup]  # the setup cell as released
     kept = needed_cells(sources, seeds, symbols, tools=tools)
     lean = nbformat.v4.new_notebook(cells=[cells[i] for i in sorted(kept)], metadata=nb.get("metadata", {}))
     return Cut(lean, code_cells=sum(runs), skipped=sum(runs) - len(kept))

@@ -50,7 +50,7 @@ def _fingerprint(lesson: Lesson) -> str:
     for module in (f"autograder.course.lessons.l{lesson.assignment}", f"autograder.course.hidden.l{lesson.assignment}",
                    f"autograder.inkernel.probes.l{lesson.assignment}", "autograder.inkernel.probe",
                    "autograder.inkernel.probing", "autograder.engine.kernel", "autograder.judging.lean",
-                   "autograder.judging.reference"):
+                   "autograder.judging.reference", "autograder.judging.replaying", "autograder.engine.replay"):
         # The file, not the imported module: importing the kernel module costs the judge 2 s.
         digest.update(Path(find_spec(module).origin).read_bytes())
     return digest.hexdigest()[:20]
@@ -85,16 +85,16 @@ def _compute(lesson: Lesson) -> tuple[Observations, float]:
     # the cache, and nbformat with the engine would cost it over a second.
     import nbformat
 
-    from autograder.engine.kernel import execute_and_observe
     from autograder.engine.limits import Limits
     from autograder.engine.sandbox import bwrap_works
     from autograder.judging.lean import lesson_cut
+    from autograder.judging.replaying import observe_notebook
 
     nb = lesson_cut(nbformat.read(solution_path(lesson), as_version=4), lesson, release_path(lesson)).notebook
     cases = lessons.all_cases(lesson)
     # The solution is trusted: where bubblewrap cannot run, it runs behind the nanny instead.
     limits = Limits(cell_timeout=120, notebook_timeout=900, sandbox=bwrap_works())
-    execution = execute_and_observe(nb, lesson.assignment, cases, limits)
+    execution = observe_notebook(nb, lesson, cases, limits)
     problems = list(execution.cell_errors)
     if execution.status != "graded":
         problems.append(execution.reason)

@@ -6,7 +6,9 @@ student, so a student's folder is named so that it can never be one of them (`st
 """
 from __future__ import annotations
 
+import contextlib
 import csv
+import fcntl
 import io
 import json
 import os
@@ -14,7 +16,7 @@ import sys
 import tempfile
 from numbers import Real
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from autograder.engine.untrusted import one_line
 
@@ -47,24 +49,57 @@ def _umask() -> int:
 
 def atomic_write(path: Path, text: str) -> None:
     """Write `text` to `path` through a temporary file and a rename, so readers see all or nothing.
+
+    On any failure (a full disk, `path` a folder) the temporary file is removed, and an `OSError`
+    names `path`: a full disk's error alone names no file.
     The file gets the mode a plain `open` would (0666 less the umask), not the temporary file's
     0600: with `umask 007` the course group (a TA, a web server) reads grades and reports."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", dir=path.parent, delete=False, suffix=".tmp", encoding="utf-8") as tmp:
-        tmp.write(text)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     try:
-        os.chmod(tmp.name, 0o666 & ~_umask())
-        os.replace(tmp.name, path)
-    except OSError:  # `path` is a folder, say: leave nothing half-done behind
-        os.unlink(tmp.name)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+    except BaseException as exc:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        if isinstance(exc, OSError) and exc.filename is None:
+            raise OSError(exc.errno, exc.strerror, str(path)) from exc
         raise
+
+
+LOCK_FILE = ".grade.lock"
+
+
+@contextlib.contextmanager
+def results_lock(out: Path) -> Iterator[None]:
+    """Hold the results folder `out` for one `grade` run. A second run on the same folder says that
+    it waits, and for which process, then waits: once it holds the folder, it finds the first run's
+    results and skips what they graded, so no submission is graded by both at once."""
+    out.mkdir(parents=True, exist_ok=True)
+    fd = os.open(out / LOCK_FILE, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 64, 0).decode(errors="replace").strip() or "another process"
+            print(f"waiting: another grade run ({holder}) is writing to {out}; this one goes on when it ends",
+                  file=sys.stderr, flush=True)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"pid {os.getpid()}".encode(), 0)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def student_folder(student: str) -> str:
     """The folder of `student`'s results: the student's own name, unless that is the name of a class
-    file (`grades.csv`, `report.html`, in any case) or starts with `%`; then it is `%` + the name.
+    file (`grades.csv`, `report.html`, in any case), `.` or `..`, or starts with `%`; then it is `%` +
+    the name.
     Two students never share a folder, and no student's folder is a class file."""
-    if student.lower() in CLASS_FILES or student.startswith(ESCAPE):
+    if student.lower() in CLASS_FILES or student.startswith(ESCAPE) or student in (".", ".."):
         return ESCAPE + student
     return student
 
@@ -155,6 +190,12 @@ def exercise_column(assignment: str, exercise: str) -> str:
     return f"{assignment}/{exercise}"
 
 
+def csv_cell(value: Any) -> Any:
+    """`value` as a spreadsheet may read it: text with each control character escaped (`one_line`)
+    and a formula's start neutralised (`csv_safe`); numbers unchanged."""
+    return csv_safe(one_line(value) if isinstance(value, str) else value)
+
+
 def write_class_csv(out: Path, records: Iterable[dict[str, Any]]) -> Path:
     """`OUT/grades.csv`: one row per submission, no cell a spreadsheet would take for a formula, no
     control character (a newline, an escape sequence in a folder's name) but as a visible escape.
@@ -169,7 +210,7 @@ def write_class_csv(out: Path, records: Iterable[dict[str, Any]]) -> Path:
     for r in records:
         row = {**r, "reason": " ".join(str(r.get("reason", "")).split()),
                **{exercise_column(r["assignment"], e["id"]): e["points"] for e in r["exercises"]}}
-        writer.writerow({k: csv_safe(one_line(v) if isinstance(v, str) else v) for k, v in row.items()})
+        writer.writerow({k: csv_cell(v) for k, v in row.items()})
     path = out / "grades.csv"
     atomic_write(path, buffer.getvalue())
     return path

@@ -9,9 +9,10 @@ from __future__ import annotations
 import os
 import stat
 import sys
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import BinaryIO, Iterable
 
 from autograder.course import lessons
 from autograder.engine.limits import NOTEBOOK_MB
@@ -54,6 +55,11 @@ def notebook_in(folder: Path, expected: str) -> Path:
     return notebooks[0] if len(notebooks) == 1 else folder / expected
 
 
+def other_notebooks(path: Path) -> list[str]:
+    """The names of the notebooks beside `path` in its folder (the ones the grader does not grade)."""
+    return [n for n in _names(path.parent) if n.endswith(".ipynb") and n != path.name]
+
+
 def _names(folder: Path) -> list[str]:
     """The visible entries of `folder` (no dot files, no .ipynb_checkpoints), sorted; [] if unreadable."""
     try:
@@ -84,6 +90,16 @@ def _folders(path: Path) -> list[Path]:
         return [p for p in sorted(path.iterdir()) if _is_dir_entry(p)]
     except OSError:
         return []
+
+
+def _say_hidden(path: Path) -> None:
+    """Name on stderr each hidden folder in `path`: skipped (as nbgrader skips them), never silently."""
+    try:
+        hidden = sorted(p for p in path.iterdir() if p.name.startswith(".") and p.is_dir())
+    except OSError:
+        return
+    for p in hidden:
+        _warn(f"skipping {p}: a hidden folder (its name starts with a dot)")
 
 
 def _holds_assignments(path: Path, known: set[str]) -> bool:
@@ -119,6 +135,7 @@ def from_folder(root: Path) -> list[Submission]:
     if root.name in known and not _holds_assignments(root, known):  # one assignment folder
         return [_submission(root.parent.parent, root.parent.name, root.name)]
     children = _folders(root)
+    _say_hidden(root)
     students = [p for p in children if _holds_assignments(p, known)]
     named_like_assignments = [p for p in children if p.name in known]
     if any(p.name not in known for p in students) or not named_like_assignments:
@@ -143,6 +160,7 @@ def _class(root: Path, students: list[Path], known: set[str]) -> list[Submission
     found = []
     for student_dir in students:
         folders = _folders(student_dir)
+        _say_hidden(student_dir)
         for assignment_dir in folders:
             if assignment_dir.name not in known:
                 _warn(f"skipping {assignment_dir}: no lesson called {assignment_dir.name!r}")
@@ -160,16 +178,42 @@ def _submission(root: Path, student: str, assignment: str) -> Submission:
 
 
 def discover(paths: Iterable[Path]) -> list[Submission]:
-    """Every submission under `paths`, each notebook path taken as is, each folder walked."""
+    """Every submission under `paths`, each notebook path taken as is, each folder walked.
+
+    Each path is made absolute and its `.` and `..` removed as written (`os.path.normpath`, which
+    follows no link: a notebook given as a link stays one, and is refused) before any folder in it
+    names a student, so no student is called `..`. Students whose ids are one under case folding
+    or NFKC are named together on stderr (`say_merging_ids`)."""
     found: list[Submission] = []
     for path in paths:
+        path = Path(os.path.normpath(Path(path).absolute()))
         if path.is_dir():
             found += from_folder(path)
         elif path.suffix == ".ipynb" or path.exists():
             found.append(from_notebook(path))
         else:
             raise FileNotFoundError(f"{path}: no such notebook or folder")
+    say_merging_ids(s.student for s in found)
     return found
+
+
+def id_key(student: str) -> str:
+    """What an id becomes where case or Unicode forms do not count (a case-insensitive database
+    or filesystem, a spreadsheet's lookup, an export that normalises): NFKC, case-folded."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", student).casefold())
+
+
+def say_merging_ids(students: Iterable[str]) -> None:
+    """Name on stderr each set of distinct ids that `id_key` makes one (Alice/alice, \ufb01ona/fiona,
+    stra\u00dfe/STRASSE). Each is still graded under its own id."""
+    by_key: dict[str, list[str]] = {}
+    for student in sorted(set(students)):
+        by_key.setdefault(id_key(student), []).append(student)
+    for names in by_key.values():
+        if len(names) > 1:
+            _warn(f"warning: students {' and '.join(map(repr, names))} are one id where case or Unicode forms "
+                  "do not count (a case-insensitive export, database or filesystem): each is graded, but "
+                  "rename one before they are merged")
 
 
 def layout_hint() -> str:
@@ -181,15 +225,34 @@ def layout_hint() -> str:
 
 
 def plain_notebook_bytes(submission: Submission) -> bytes:
-    """The bytes of the submission's notebook, read only if it is a plain file reached through
-    plain folders from the submission's root: no component below the root may be a symlink, and
-    the file is opened with O_NOFOLLOW, so a link swapped in meanwhile is refused too.
+    """The bytes of the submission's notebook, read by `plain_bytes` below the submission's root.
 
-    Its size is checked before it is read: a notebook over `NOTEBOOK_MB` raises `TooLarge`.
-    Raises `NotPlain` (with the reason) or `OSError` (no such file, unreadable).
+    Raises `NotPlain` (with the reason), `TooLarge`, or `OSError` (no such file, unreadable).
     """
-    path = submission.path
-    root = submission.root or path.parent
+    return plain_bytes(submission.path, submission.root or submission.path.parent)
+
+
+def plain_bytes(path: Path, root: Path) -> bytes:
+    """The bytes of `path`, read only if it is a plain file reached through plain folders from
+    `root` (`require_plain_path`), opened without following a link or blocking (`open_plain`).
+
+    Its size is checked before it is read: a file over `NOTEBOOK_MB` raises `TooLarge`.
+    """
+    require_plain_path(path, root)
+    limit = NOTEBOOK_MB * 2**20
+    with open_plain(path) as f:
+        size = os.fstat(f.fileno()).st_size
+        if size > limit:
+            raise TooLarge(f"{path.name} is {size} bytes, more than the {NOTEBOOK_MB} MB a notebook may be")
+        data = f.read(limit + 1)  # bounded even if the file grows after the check
+    if len(data) > limit:
+        raise TooLarge(f"{path.name} grew past the {NOTEBOOK_MB} MB a notebook may be while it was read")
+    return data
+
+
+def require_plain_path(path: Path, root: Path) -> None:
+    """Raise `NotPlain` unless `path` lies below `root` and no component below `root` is a symbolic
+    link; `OSError` when a component is missing (the caller says what was found instead)."""
     try:
         parts = path.relative_to(root).parts
     except ValueError:
@@ -199,19 +262,31 @@ def plain_notebook_bytes(submission: Submission) -> bytes:
     here = root
     for part in parts:
         here = here / part
-        mode = os.lstat(here).st_mode  # OSError if missing: the caller says what was found
-        if stat.S_ISLNK(mode):
+        if stat.S_ISLNK(os.lstat(here).st_mode):
             raise NotPlain(f"{here.relative_to(root)} is a symbolic link (to {os.readlink(here)}): "
                            "hand in the notebook itself, as a plain file")
+
+
+KINDS = ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a named pipe (FIFO)"), (stat.S_ISSOCK, "a socket"),
+         (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"), (stat.S_ISDIR, "a folder"))
+
+
+def _not_regular(name: str, mode: int) -> NotPlain:
+    kind = next((kind for test, kind in KINDS if test(mode)), "not a file")
+    return NotPlain(f"{name} is {kind}, not a regular file: hand in the notebook itself, as a plain file")
+
+
+def open_plain(path: Path) -> BinaryIO:
+    """`path` opened for reading in binary, if it is a regular file: never through a symbolic link
+    (O_NOFOLLOW), never blocking on a FIFO (O_NONBLOCK); its kind is checked before it is opened
+    (opening a socket fails in words that would mislead) and again on what was opened."""
+    mode = os.lstat(path).st_mode
+    if not stat.S_ISREG(mode):
+        raise _not_regular(path.name, mode)
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    limit = NOTEBOOK_MB * 2**20
-    with os.fdopen(fd, "rb") as f:
-        info = os.fstat(f.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            raise NotPlain(f"{path.name} is not a regular file")
-        if info.st_size > limit:
-            raise TooLarge(f"{path.name} is {info.st_size} bytes, more than the {NOTEBOOK_MB} MB a notebook may be")
-        data = f.read(limit + 1)  # bounded even if the file grows after the check
-    if len(data) > limit:
-        raise TooLarge(f"{path.name} grew past the {NOTEBOOK_MB} MB a notebook may be while it was read")
-    return data
+    f = os.fdopen(fd, "rb")
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):  # swapped between the two looks
+        f.close()
+        raise _not_regular(path.name, mode)
+    return f

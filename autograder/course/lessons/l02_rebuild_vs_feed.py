@@ -4,6 +4,8 @@ Probes build every exercise in a fresh `tf.Graph()`, so no grade depends on what
 """
 from __future__ import annotations
 
+import numpy as np
+
 from autograder.course.compare import holds, same
 from autograder.course.spec import Case, Check, Exercise, Lesson
 from autograder.inkernel.probes.l02_rebuild_vs_feed import (
@@ -22,6 +24,32 @@ def _redone(got, kind, builds=False, resets=False) -> bool:
     """Every change of `kind` rebuilt the graph (with `builds`) and reset the model (with `resets`)."""
     return all((not builds or b >= 1) and (not resets or r >= 1)
                for k, b, r in zip(got["kinds"], got["graph_builds"], got["model_resets"]) if k == kind)
+
+
+def replay_threshold_graph(observation, inputs, run):
+    """What the graph `build_threshold_graph` handed out computes, run by the grader outside the
+    kernel: unfed, fed each of `feeds`, fed the default, and fed thresholds below and above every
+    input; the op type and dtype of the returned tensors, read from the GraphDef."""
+    x_name, threshold_name, output_name = observation["tensors"]
+    x = inputs["x"]
+    thresholds = [*inputs["feeds"], inputs["default"], -1e9, 1e9]
+    answer = run({"graph": observation["graph"], "describe": [x_name, threshold_name],
+                  "runs": [{"feeds": {x_name: x}, "fetch": output_name},
+                           *({"feeds": {x_name: x, threshold_name: t}, "fetch": output_name} for t in thresholds)]})
+    if "refused" in answer:
+        return {"error": {"type": "NotReplayable", "message": answer["refused"]}}
+    unfed, *fed = answer["results"]
+    failed = next((r for r in fed if "error" in r), None)
+    if failed is not None:
+        kind, _, message = failed["error"].partition(": ")
+        return {"error": {"type": kind, "message": message}}
+    values = [r["value"] for r in fed]
+    described = answer["described"]
+    return {"unfed": unfed.get("value"), "unfed_error": unfed["error"].partition(": ")[2] if "error" in unfed else None,
+            "fed": values[:-3], "at_default": values[-3],
+            "threshold_op": (described.get(threshold_name) or {}).get("op"),
+            "follows_feed": bool(np.all(values[-2]) and not np.any(values[-1])),
+            "dtypes": [(described.get(n) or {}).get("dtype") for n in (x_name, threshold_name)]}
 
 
 def _no_extra_builds(got, expected):
@@ -85,6 +113,7 @@ LESSON = Lesson(
         ),
         Exercise(
             id="threshold_graph", symbol="build_threshold_graph", points=2, probe=probe_threshold_graph,
+            outside=("x", "feeds"), replay=replay_threshold_graph,
             checks=(
                 Check("plain-placeholder", "runs without feeding the threshold",
                       "A plain placeholder has no value of its own, so every run must feed it. "

@@ -14,6 +14,7 @@ from autograder.inkernel.probing import (
     after_reset,
     close_session,
     dtype_name,
+    export_graph,
     graph_variables,
     sessions_made,
     sessions_opened,
@@ -58,27 +59,16 @@ def probe_threshold_judge(cls, x, first, second, third=None, calls=3):
             "placeholders": placeholders}
 
 
-def probe_threshold_graph(build, x, default, feeds):
-    """Build the graph, run it without feeding the threshold, then feeding each of `feeds`, then
-    feeding `default` itself (unfed, the output must be that one), then thresholds below and above
-    every input (the output must follow the fed value)."""
+def probe_threshold_graph(build, default):
+    """Build the graph and hand it out: its GraphDef and the names of the three tensors returned.
+    The grader runs it outside the kernel (`replay_threshold_graph`) on inputs and thresholds this
+    kernel never sees."""
     import tensorflow as tf
 
-    tf1 = tf.compat.v1
-    with tf.Graph().as_default():
+    with tf.Graph().as_default() as graph:
         x_t, threshold_t, output_t = build(default)
-        with tf1.Session() as sess:
-            try:
-                unfed, unfed_error = sess.run(output_t, {x_t: x}), None
-            except tf.errors.InvalidArgumentError as exc:
-                unfed, unfed_error = None, exc.message.splitlines()[0]
-            fed = [sess.run(output_t, {x_t: x, threshold_t: t}) for t in feeds]
-            at_default = sess.run(output_t, {x_t: x, threshold_t: default})
-            extremes = [sess.run(output_t, {x_t: x, threshold_t: t}) for t in (-1e9, 1e9)]
-    return {"unfed": unfed, "unfed_error": unfed_error, "fed": fed, "at_default": at_default,
-            "threshold_op": threshold_t.op.type,
-            "follows_feed": bool(np.all(extremes[0]) and not np.any(extremes[1])),
-            "dtypes": [x_t.dtype.base_dtype.name, threshold_t.dtype.base_dtype.name]}
+        names = [t.name for t in (x_t, threshold_t, output_t)]
+    return {"graph": export_graph(graph), "tensors": names}
 
 
 def probe_variable_judge(cls, x, first, seconds):

@@ -1,0 +1,220 @@
+"""Re-run a graph a kernel handed out, in a process of the grader's, on inputs the kernel never saw.
+
+A probe can export the GraphDef of what the student's function built (`probing.export_graph`). The grader
+then runs that artifact itself: a check such as "the threshold is an input of the graph" is judged
+by feeding thresholds the kernel never saw and reading what the graph computes, not by what a run
+inside the kernel said it returned. Whatever the student's code patched in its own process, the
+graph it handed over either computes the answers or does not.
+
+A GraphDef is data, but some ops touch the world (read and write files, call back into Python,
+load libraries): `SAFE_OPS` lists the pure ones a course answer builds, and a graph holding any
+other op, or a function library, is refused before anything is imported (`NotReplayable`). The
+grader's worker is a subprocess (`python -m autograder.engine.replay`) with an address-space limit
+and a time limit per request; it imports TensorFlow once and serves every request of a grading
+run, each in a fresh `tf.Graph` and session, so nothing of one graph outlives its request. Inside a
+student's own kernel (the public check cell) the same requests run in-process (`run_here`).
+
+A request: `{"graph": <base64 GraphDef>, "describe": [tensor names], "runs": [{"feeds": {name:
+value}, "fetch": name}]}`. The answer: `{"described": {name: {"op", "dtype"}}, "results": [{"value":
+...} or {"error": first line}]}`, or `{"refused": reason}`.
+"""
+from __future__ import annotations
+
+import atexit
+import base64
+import json
+import os
+import resource
+import subprocess
+import sys
+import threading
+from typing import Any, Mapping
+
+MEMORY_BYTES = 4 * 2**30  # address space: TensorFlow itself maps about 2 GB
+REQUEST_TIMEOUT_S = 20  # a course graph re-runs in milliseconds
+START_TIMEOUT_S = 300  # importing TensorFlow, on a loaded machine
+READY = "ready"
+MAX_GRAPH_BYTES = 4 * 2**20
+SAFE_OPS = frozenset({
+    # inputs, constants, plumbing
+    "Const", "Placeholder", "PlaceholderWithDefault", "Identity", "IdentityN", "NoOp", "StopGradient", "Snapshot",
+    "Cast", "Bitcast", "Shape", "ShapeN", "Size", "Rank", "Reshape", "ExpandDims", "Squeeze", "Pack", "Unpack",
+    "ConcatV2", "Concat", "Slice", "StridedSlice", "GatherV2", "Gather", "Transpose", "BroadcastTo", "Fill",
+    "ZerosLike", "OnesLike", "Tile", "Range", "Reverse", "ReverseV2", "Split", "SplitV", "Pad", "PadV2",
+    # arithmetic and comparisons
+    "Add", "AddV2", "AddN", "Sub", "Mul", "Div", "RealDiv", "DivNoNan", "FloorDiv", "FloorMod", "Mod", "TruncateDiv",
+    "Maximum", "Minimum", "Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Reciprocal", "Exp", "Expm1", "Log",
+    "Log1p", "Pow", "Floor", "Ceil", "Round", "Rint", "Tanh", "Sigmoid", "Relu", "Softplus", "Sin", "Cos",
+    "SquaredDifference", "ClipByValue", "MatMul", "BatchMatMulV2", "Greater", "GreaterEqual", "Less", "LessEqual",
+    "Equal", "NotEqual", "LogicalAnd", "LogicalOr", "LogicalNot", "Select", "SelectV2", "IsNan", "IsFinite",
+    "Sum", "Mean", "Max", "Min", "Prod", "All", "Any", "ArgMax", "ArgMin", "Cumsum", "Cumprod",
+    # resource and reference variables: state lives in the request's own session
+    "VarHandleOp", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
+    "VarIsInitializedOp", "VariableV2", "Assign", "AssignAdd", "AssignSub",
+})
+
+
+class NotReplayable(ValueError):
+    """A graph the grader will not run: an op outside `SAFE_OPS`, a function library, or too big."""
+
+
+def run_here(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Answer a request in this process (TensorFlow imported here): the worker's loop and the
+    students' own kernels, for public cases, call this."""
+    import numpy as np
+    import tensorflow as tf
+
+    try:
+        graph_def = _checked_graph_def(request.get("graph"))
+    except NotReplayable as exc:
+        return {"refused": str(exc)}
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default() as graph:
+        tf1.import_graph_def(graph_def, name="")
+        described = {name: _describe(graph, name) for name in request.get("describe", [])}
+        config = tf1.ConfigProto(intra_op_parallelism_threads=1, inter_op_parallelism_threads=1)
+        results = []
+        with tf1.Session(graph=graph, config=config) as session:
+            for run in request.get("runs", []):
+                try:
+                    value = session.run(run["fetch"], {name: np.asarray(v) for name, v in run.get("feeds", {}).items()})
+                    results.append({"value": np.asarray(value).tolist()})
+                except (tf.errors.OpError, ValueError, TypeError, KeyError) as exc:
+                    results.append({"error": f"{type(exc).__name__}: {_first_line(getattr(exc, 'message', str(exc)))}"})
+    return {"described": described, "results": results}
+
+
+def _first_line(message: str) -> str:
+    """The first informative line of a TensorFlow error (its runtime errors open with a banner)."""
+    noise = ("Graph execution error", "Detected at node", "File ", "Traceback", "Stack trace", "[[", "Node:")
+    lines = [line.strip() for line in str(message).splitlines() if line.strip()]
+    useful = [line for line in lines if not line.startswith(noise)]
+    return (useful or lines or [""])[0][:300]
+
+
+def _checked_graph_def(encoded: Any):
+    from tensorflow.core.framework import graph_pb2
+
+    if not isinstance(encoded, str) or len(encoded) > MAX_GRAPH_BYTES * 4 // 3 + 4:
+        raise NotReplayable("no graph of a size the grader re-runs was handed out")
+    graph_def = graph_pb2.GraphDef()
+    try:
+        graph_def.ParseFromString(base64.b64decode(encoded, validate=True))
+    except Exception as exc:  # noqa: BLE001 - protobuf's and base64's errors alike: not a GraphDef
+        raise NotReplayable(f"what was handed out is not a GraphDef ({type(exc).__name__})") from None
+    if graph_def.library.function:
+        raise NotReplayable("the graph holds functions (tf.function or control flow), which the grader does not re-run")
+    unsafe = sorted({node.op for node in graph_def.node} - SAFE_OPS)
+    if unsafe:
+        raise NotReplayable(f"the graph holds {', '.join(unsafe[:5])} ops, which the grader does not re-run: "
+                            "build the answer from TensorFlow's math ops")
+    return graph_def
+
+
+def _describe(graph: Any, name: str) -> dict[str, Any] | None:
+    """The op type and dtype of tensor `name` in `graph`, or None when it has none."""
+    try:
+        tensor = graph.get_tensor_by_name(name)
+    except (KeyError, ValueError, TypeError):
+        return None
+    return {"op": tensor.op.type, "dtype": tensor.dtype.base_dtype.name}
+
+
+class Replayer:
+    """The grader's worker process: `replayer.run(request)` sends one request and waits for its
+    answer; a worker that dies, is killed for time, or answers nonsense is replaced, and the request
+    gets `{"refused": ...}` with the reason. Thread-safe: requests take turns."""
+
+    def __init__(self, timeout_s: float = REQUEST_TIMEOUT_S):
+        self.timeout_s = timeout_s
+        self._lock = threading.Lock()
+        self._process: subprocess.Popen | None = None
+
+    def run(self, request: Mapping[str, Any]) -> dict[str, Any]:
+        """Answer `request` in the worker (started on first use)."""
+        with self._lock:
+            process = self._worker()
+            if process is None:
+                return {"refused": "the grader's replay worker could not start"}
+            try:
+                process.stdin.write(json.dumps(request) + "\n")
+                process.stdin.flush()
+            except OSError:
+                self._stop()
+                return {"refused": "the grader's replay worker stopped"}
+            line = self._read_line(process, self.timeout_s)
+            if not line:
+                self._stop()
+                return {"refused": "re-running the graph went over the grader's time or memory limit"}
+            try:
+                return json.loads(line)
+            except ValueError:
+                self._stop()
+                return {"refused": "the grader's replay worker gave no answer"}
+
+    def _worker(self) -> subprocess.Popen | None:
+        """The running worker, started (and waited for until it has imported TensorFlow) if need be."""
+        if self._process is None or self._process.poll() is not None:
+            env = {**os.environ, "TF_CPP_MIN_LOG_LEVEL": "3", "CUDA_VISIBLE_DEVICES": ""}
+            self._process = subprocess.Popen([sys.executable, "-m", "autograder.engine.replay"], env=env, text=True,
+                                             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                             stderr=subprocess.DEVNULL)
+            if self._read_line(self._process, START_TIMEOUT_S).strip() != READY:
+                self._stop()
+        return self._process
+
+    @staticmethod
+    def _read_line(process: subprocess.Popen, timeout_s: float) -> str:
+        """One line of the worker's output, or "" when none came within `timeout_s`."""
+        line: list[str] = []
+        reader = threading.Thread(target=lambda: line.append(process.stdout.readline()), daemon=True)
+        reader.start()
+        reader.join(timeout_s)
+        return line[0] if line else ""
+
+    def _stop(self) -> None:
+        if self._process is not None:
+            self._process.kill()
+            self._process.wait()
+            self._process = None
+
+    def close(self) -> None:
+        """Stop the worker (it also stops by itself when this process goes)."""
+        with self._lock:
+            self._stop()
+
+
+_shared: Replayer | None = None
+_shared_lock = threading.Lock()
+
+
+def shared_replayer() -> Replayer:
+    """The one worker of this grading process, started on first use and stopped at exit."""
+    global _shared
+    with _shared_lock:
+        if _shared is None:
+            _shared = Replayer()
+            atexit.register(_shared.close)
+        return _shared
+
+
+def main() -> None:
+    """The worker's loop: one JSON request a line on stdin, one JSON answer a line on stdout."""
+    from autograder.inkernel.quiet import quiet_environment
+
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))  # before TensorFlow maps anything
+    quiet_environment()
+    import tensorflow  # noqa: F401 - imported once, before the first request's time limit starts
+
+    print(READY, flush=True)
+    for line in sys.stdin:
+        try:
+            answer = run_here(json.loads(line))
+        except Exception as exc:  # noqa: BLE001 - whatever a graph does, the worker answers and goes on
+            answer = {"refused": f"the graph could not be re-run ({type(exc).__name__})"}
+        sys.stdout.write(json.dumps(answer) + "\n")
+        sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+"""The grader's replay of artifacts outside the kernel (`autograder.engine.replay`): a graph handed
+out is re-run on inputs the kernel never saw; one holding an op that touches the world, a function
+library or garbage is refused before anything runs; a graph that eats memory or time is stopped and
+the worker replaced, and the next request is answered."""
+from __future__ import annotations
+
+import pytest
+
+from autograder.engine.replay import Replayer, run_here
+from autograder.inkernel.probing import export_graph
+
+
+def threshold_graph(strict: bool = False):
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default() as graph:
+        x = tf1.placeholder(tf.float32, [None], name="x")
+        threshold = tf1.placeholder_with_default(0.5, [], name="threshold")
+        output = tf.greater(x, threshold) if strict else tf.greater_equal(x, threshold)
+    return export_graph(graph), output.name
+
+
+def request(graph: str, output: str) -> dict:
+    return {"graph": graph, "describe": ["x:0", "threshold:0"],
+            "runs": [{"feeds": {"x:0": [0.2, 0.5, 0.9]}, "fetch": output},
+                     {"feeds": {"x:0": [0.2, 0.5, 0.9], "threshold:0": 0.2}, "fetch": output},
+                     {"feeds": {}, "fetch": output}]}
+
+
+def test_a_graph_is_re_run_on_the_graders_inputs():
+    answer = run_here(request(*threshold_graph()))
+    assert answer["described"] == {"x:0": {"op": "Placeholder", "dtype": "float32"},
+                                   "threshold:0": {"op": "PlaceholderWithDefault", "dtype": "float32"}}
+    first, fed, unfed = answer["results"]
+    assert first == {"value": [False, True, True]} and fed == {"value": [True, True, True]}
+    assert unfed["error"].startswith("InvalidArgumentError: You must feed a value for placeholder tensor 'x'")
+    assert run_here(request(*threshold_graph(strict=True)))["results"][0] == {"value": [False, False, True]}
+
+
+def test_what_touches_the_world_is_refused_before_it_runs():
+    import tensorflow as tf
+
+    with tf.Graph().as_default() as reads:
+        tf.io.read_file("/etc/hostname")
+    with tf.Graph().as_default() as traced:
+        tf.function(lambda: tf.constant(1.0))()  # a call in graph mode: a function in the graph's library
+    assert "ReadFile" in run_here({"graph": export_graph(reads), "runs": []})["refused"]
+    assert "functions" in run_here({"graph": export_graph(traced), "runs": []})["refused"]
+    assert "not a GraphDef" in run_here({"graph": "bm90IGEgZ3JhcGg=", "runs": []})["refused"]
+    assert "size" in run_here({"graph": ["not", "text"], "runs": []})["refused"]
+
+
+@pytest.mark.slow
+def test_the_worker_answers_stops_a_bomb_and_answers_again():
+    import tensorflow as tf
+
+    with tf.Graph().as_default() as bomb:
+        total = tf.reduce_sum(tf.fill([200_000, 200_000], 1.0))
+    replayer = Replayer(timeout_s=20)
+    try:
+        honest = request(*threshold_graph())
+        assert replayer.run(honest)["results"][0] == {"value": [False, True, True]}
+        stopped = replayer.run({"graph": export_graph(bomb), "runs": [{"fetch": total.name}]})
+        assert "refused" in stopped or "error" in stopped["results"][0], stopped
+        assert replayer.run(honest)["results"][0] == {"value": [False, True, True]}
+    finally:
+        replayer.close()
+
+
+def test_inputs_kept_outside_never_reach_the_kernel(monkeypatch):
+    """What `observe_notebook` sends the kernel for lesson 2's threshold_graph: the default only; its
+    inputs and fed thresholds stay in the grader, which re-runs the handed-out graph on them."""
+    from autograder.course import lessons
+    from autograder.engine import kernel
+    from autograder.engine.kernel import Execution
+    from autograder.judging.replaying import observe_notebook
+
+    lesson = lessons.load("02_rebuild_vs_feed")
+    sent = {}
+
+    def execute(nb, assignment, cases, *args, **kwargs):
+        sent.update(cases)
+        return Execution()
+
+    monkeypatch.setattr(kernel, "execute_and_observe", execute)
+    cases = lessons.all_cases(lesson)
+    observe_notebook(None, lesson, cases)
+    assert len(sent["threshold_graph"]) == len(cases["threshold_graph"]) > 1
+    assert all(set(c.inputs) == {"default"} for c in sent["threshold_graph"])
+    assert all("x" in c.inputs for c in sent["threshold_judge"])  # exercises without replay are sent whole
