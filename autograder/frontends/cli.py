@@ -92,8 +92,12 @@ def _gradebook(args: argparse.Namespace) -> int:
 
 def _report(args: argparse.Namespace) -> int:
     from autograder.frontends.report import write_report
+    from autograder.frontends.report_settings import FLAGS, report_settings
 
-    print(f"wrote {write_report(args.results, args.out or args.results / 'report.html', args.submissions)}")
+    settings = report_settings(args.config, {name: getattr(args, name) for name in FLAGS})
+    for path in write_report(args.results, args.out or args.results / "report.html", args.submissions, settings,
+                             args.against):
+        print(f"wrote {path}")
     return 0
 
 
@@ -112,6 +116,16 @@ def _engine_flags(grade: argparse.ArgumentParser) -> None:
         trait = Engine.class_traits()[name]
         grade.add_argument(flag, dest=name, type=type(trait.default_value), default=None,
                            help=f"{trait.help} Default {trait.default_value}; c.Engine.{name} in nbgrader_config.py.")
+
+
+def _report_flags(report: argparse.ArgumentParser) -> None:
+    """One flag per cut-off of `frontends.report_settings.Report`, documented by the trait itself."""
+    from autograder.frontends.report_settings import FLAGS, Report
+
+    for name, flag in FLAGS.items():
+        trait = Report.class_traits()[name]
+        report.add_argument(flag, dest=name, type=float, default=None,
+                            help=f"{trait.help} Default {trait.default_value:g}; c.Report.{name} in nbgrader_config.py.")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -163,7 +177,14 @@ def parser() -> argparse.ArgumentParser:
     report.add_argument("results", type=Path, metavar="RESULTS", help="the --out folder of `grade`")
     report.add_argument("--out", type=Path, help="the HTML page to write (default RESULTS/report.html)")
     report.add_argument("--submissions", type=Path, metavar="DIR",
-                        help="the submissions folder `grade` read: compare the notebooks for similar code")
+                        help="the submissions folder `grade` read: compare the notebooks for similar code, and "
+                             "write the pairs as similarity.csv and similarity.json beside the page")
+    report.add_argument("--against", type=Path, metavar="DIR",
+                        help="earlier years' submissions, laid out as --submissions: list this year's close to them")
+    report.add_argument("--config", type=Path, default=Path("nbgrader_config.py"), metavar="FILE",
+                        help="read the similarity cut-offs (c.Report.*) from this nbgrader config; flags override "
+                             "it (default: ./nbgrader_config.py, if any)")
+    _report_flags(report)
     report.set_defaults(run=_report)
 
     bundle = sub.add_parser("bundle", help="build the student bundle zip (no solutions, no hidden tests)")

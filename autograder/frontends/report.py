@@ -21,10 +21,15 @@ import statistics
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+if TYPE_CHECKING:
+    from autograder.frontends.report_settings import Report
+    from autograder.frontends.similarity import AssignmentSimilarity
 
 TOP_MISCONCEPTIONS = 3  # per exercise, in the table
 TOP_IN_CHART = 10  # per assignment, in the bar chart
+NOT_MISCONCEPTIONS = frozenset({"not-implemented"})  # an exercise left undone teaches nothing about a mistake
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
 
 
@@ -52,6 +57,11 @@ class ExerciseStats:
     def top(self, n: int = TOP_MISCONCEPTIONS) -> list[Misconception]:
         return sorted(self.misconceptions.values(), key=lambda m: (-m.students, m.check))[:n]
 
+    def tied_beyond(self, n: int = TOP_MISCONCEPTIONS) -> list[Misconception]:
+        """The misconceptions `top(n)` leaves out though as many students showed them as its last."""
+        shown = self.top(n)
+        return [m for m in self.top(len(self.misconceptions))[n:] if shown and m.students == shown[-1].students]
+
 
 @dataclass
 class AssignmentStats:
@@ -74,7 +84,7 @@ def class_stats(records: Iterable[dict[str, Any]]) -> dict[str, AssignmentStats]
             if r["status"] != "graded":
                 continue
             for o in ex.get("outcomes", []):
-                if o.get("judged", True) and not o["passed"]:
+                if o.get("judged", True) and not o["passed"] and o["id"] not in NOT_MISCONCEPTIONS:
                     m = e.misconceptions.setdefault(o["id"], Misconception(ex["id"], o["id"], o["title"], o["message"]))
                     m.students += 1
     return dict(sorted(stats.items()))
@@ -153,7 +163,7 @@ def misconception_chart(a: AssignmentStats) -> str | None:
 # ---- page ---------------------------------------------------------------------------------------
 
 STYLE = """
-body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 62em; color: #222; padding: 0 1em; }
+body { font: 15px/1.45 system-ui, sans-serif; margin: 2em auto; max-width: 88em; color: #222; padding: 0 1em; }
 h1 { margin-bottom: .2em; } h2 { margin-top: 2em; border-bottom: 1px solid #ddd; }
 table { border-collapse: collapse; margin: .6em 0 1.2em; width: 100%; }
 th, td { text-align: left; padding: .3em .6em; border-bottom: 1px solid #eee; vertical-align: top; }
@@ -163,7 +173,7 @@ table.misconceptions td:nth-child(2) { width: 16em; }
 .bar { background: #e8eef6; width: 9em; height: .9em; display: inline-block; vertical-align: middle; }
 .bar span { background: #1f77b4; height: 100%; display: block; }
 .summary { color: #555; } img { max-width: 100%; } code { background: #f3f3f3; padding: 0 .25em; }
-.status { font-weight: 600; } .plots { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
+.status { font-weight: 600; } .wide { overflow-x: auto; } .plots { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; }
 """
 
 
@@ -187,20 +197,29 @@ def _assignment_section(a: AssignmentStats) -> str:
         f'<td class="num pass-rate">{e.pass_rate:.0%}</td>'
         f'<td><span class="bar"><span style="width:{e.pass_rate:.0%}"></span></span></td></tr>'
         for e in a.exercises.values())
-    wrong = "".join(
+    wrong = "".join("".join(
         f'<tr data-exercise="{_e(m.exercise)}" data-check="{_e(m.check)}"><td><code>{_e(m.exercise)}</code></td>'
         f'<td><code>{_e(m.check)}</code><br>{_e(m.title)}</td><td class="num students">{m.students}</td>'
-        f'<td>{_e(m.teaching)}</td></tr>'
-        for e in a.exercises.values() for m in e.top())
-    wrong_table = (f"<table class='misconceptions'><tr><th>exercise</th><th>failed check</th><th class='num'>students</th>"
-                   f"<th>what it teaches</th></tr>{wrong}</table>") if wrong else "<p>No misconception: every graded check passed.</p>"
+        f'<td>{_e(m.teaching)}</td></tr>' for m in e.top()) + _tied_row(e) for e in a.exercises.values())
+    wrong_table = (f"<div class='wide'><table class='misconceptions'><tr><th>exercise</th><th>failed check</th><th class='num'>students</th>"
+                   f"<th>what it teaches</th></tr>{wrong}</table></div>") if wrong else "<p>No misconception: every graded check passed.</p>"
     return (f'<section class="assignment" data-assignment="{_e(a.name)}"><h2>{_e(a.name)}</h2>'
             f'<p class="summary"><span class="count">{len(a.scores)}</span> submission(s), maximum {a.max_score} '
             f'points, median {median:g}.</p><div class="plots">{"".join(plots)}</div>'
-            f"<h3>Pass rate per exercise</h3><table class='pass-rates'><tr><th>exercise</th><th class='num'>points</th>"
-            f"<th class='num'>passed</th><th class='num'>rate</th><th></th></tr>{rates}</table>"
+            f"<h3>Pass rate per exercise</h3><div class='wide'><table class='pass-rates'><tr><th>exercise</th><th class='num'>points</th>"
+            f"<th class='num'>passed</th><th class='num'>rate</th><th></th></tr>{rates}</table></div>"
             f"<h3>Most frequent misconceptions (top {TOP_MISCONCEPTIONS} per exercise, graded submissions)</h3>"
             f"{wrong_table}</section>")
+
+
+def _tied_row(e: ExerciseStats) -> str:
+    """A row naming the misconceptions the table leaves out at the same count as its last; "" if none."""
+    tied = e.tied_beyond()
+    if not tied:
+        return ""
+    return (f'<tr class="tied" data-exercise="{_e(e.id)}"><td><code>{_e(e.id)}</code></td>'
+            f'<td colspan="3">+{len(tied)} more with {tied[0].students} student(s) each: '
+            + ", ".join(f"<code>{_e(m.check)}</code>" for m in tied) + "</td></tr>")
 
 
 def _failures_section(failed: Sequence[dict[str, Any]]) -> str:
@@ -213,13 +232,15 @@ def _failures_section(failed: Sequence[dict[str, Any]]) -> str:
     summary = ", ".join(f"{n} {s}" for s, n in sorted(counts.items()))
     return (f"<h2>Gradings that failed</h2><p class='summary'>{len(failed)} submission(s): {_e(summary)}. "
             "Their scores are zero; the reason says what to do.</p>"
-            f"<table class='failures'><tr><th>student</th><th>assignment</th><th>status</th><th>reason</th></tr>"
-            f"{rows}</table>")
+            f"<div class='wide'><table class='failures'><tr><th>student</th><th>assignment</th><th>status</th><th>reason</th></tr>"
+            f"{rows}</table></div>")
 
 
-def report_html(records: Sequence[dict[str, Any]], title: str = "Class report",
-                submissions: Path | None = None) -> str:
-    """The whole page, from result records (and the submitted notebooks, to compare them)."""
+def report_html(records: Sequence[dict[str, Any]], title: str = "Class report", submissions: Path | None = None,
+                settings: Report | None = None, against: Path | None = None,
+                found: Sequence[AssignmentSimilarity] | None = None) -> str:
+    """The whole page, from result records (and the submitted notebooks, to compare them, or the
+    similarity pass already `found` on them)."""
     from autograder.frontends.integrity import STYLE as INTEGRITY_STYLE
     from autograder.frontends.integrity import flagged_section, similarity_section
 
@@ -231,16 +252,23 @@ def report_html(records: Sequence[dict[str, Any]], title: str = "Class report",
             f"<p class='summary' id='totals'><span id='students'>{students}</span> student(s), "
             f"<span id='submissions'>{len(records)}</span> submission(s), {len(stats)} assignment(s).</p>"
             f"{body}{_failures_section(failed_gradings(records))}"
-            f"{similarity_section(records, submissions)}{flagged_section(records)}</body></html>\n")
+            f"{similarity_section(records, submissions, settings, against, found)}{flagged_section(records)}"
+            "</body></html>\n")
 
 
-def write_report(results: Path, out: Path, submissions: Path | None = None) -> Path:
+def write_report(results: Path, out: Path, submissions: Path | None = None, settings: Report | None = None,
+                 against: Path | None = None) -> list[Path]:
     """Read every result under `results` and write the class report to `out`; with `submissions`
-    (the folder `grade` read), compare the notebooks the results graded."""
+    (the folder `grade` read), compare the notebooks the results graded (and, with `against`,
+    earlier years' submissions) and write the pairs beside it as CSV and JSON. The paths written."""
+    from autograder.frontends.similarity import class_similarity
+    from autograder.frontends.similarity_export import write_exports
     from autograder.judging.results import atomic_write, read_results
 
     records = read_results(results)
     if not records:
         raise FileNotFoundError(f"no results in {results}")
-    atomic_write(out, report_html(records, f"Class report: {results.resolve().name}", submissions))
-    return out
+    found = class_similarity(records, submissions, settings, against) if submissions is not None else None
+    atomic_write(out, report_html(records, f"Class report: {results.resolve().name}", submissions, settings, against,
+                                  found))
+    return [out, *(write_exports(found, out.parent) if found is not None else ())]

@@ -140,12 +140,11 @@ class Report:
 
 def _record_header(record: dict[str, Any]) -> list[str]:
     """The score line and the status line, each one line whatever the student's folder name or the
-    reason hold."""
+    reason hold. How the grader ran (`not_run`: the cells it left out) is the instructor's, in the
+    result JSON, not the student's feedback."""
     lines = [f"{record['assignment']}: {record['score']}/{record['max_score']} for {record['student']}"]
     if record["status"] != "graded" or record.get("reason"):
         lines.append(f"status: {record['status']}" + (f" ({record['reason']})" if record.get("reason") else ""))
-    if record.get("not_run"):
-        lines.append(f"not run: {record['not_run']}")
     return [one_line(line) for line in lines]
 
 

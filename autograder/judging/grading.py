@@ -6,6 +6,7 @@ lesson, so a class CSV is never missing a column or a student.
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -184,8 +185,23 @@ def grade(submission: Submission, lesson: Lesson, reference: Observations, limit
     return result_record(g, time.monotonic() - started)
 
 
+def observation_digests(observations: dict[str, list[Any]]) -> dict[str, list[str]]:
+    """Per exercise, a short hash of each case's observation (floats to 6 significant digits, so the
+    last digits a machine varies in do not count): the class report compares students' wrong
+    answers by it without the instructor's files holding a hidden case's value."""
+    def rounded(value: Any) -> Any:
+        if isinstance(value, float):
+            return float(f"{value:.6g}")
+        if isinstance(value, dict):
+            return {str(k): rounded(v) for k, v in value.items()}
+        return [rounded(v) for v in value] if isinstance(value, (list, tuple)) else value
+    return {exercise: [hashlib.sha256(json.dumps(rounded(o), sort_keys=True, default=repr).encode()).hexdigest()[:12]
+                       for o in cases] for exercise, cases in observations.items()}
+
+
 def result_record(g: Grading, duration: float) -> dict[str, Any]:
-    """The result JSON of DESIGN.md's contract, plus `reason`, `not_run` and `cell_errors`."""
+    """The result JSON of DESIGN.md's contract, plus `reason`, `not_run`, `cell_errors`, `flags`
+    and `observed` (`observation_digests`)."""
     return {
         "student": g.submission.student, "assignment": g.submission.assignment,
         "notebook": g.submission.path.name, "notebook_sha256": g.sha256,
@@ -194,5 +210,6 @@ def result_record(g: Grading, duration: float) -> dict[str, Any]:
         "duration_s": round(duration, 2), "status": g.status, "reason": g.reason, "not_run": g.not_run,
         "cell_errors": g.execution.cell_errors if g.execution else [],
         "flags": [f.json() for f in g.flags],
+        "observed": observation_digests(g.execution.observations if g.execution else {}),
         "exercises": [exercise_json(r) for r in g.results],
     }

@@ -20,7 +20,7 @@ from typing import Any, Iterable, Iterator
 
 from autograder.engine.untrusted import one_line
 
-CLASS_FILES = ("grades.csv", "report.html")
+CLASS_FILES = ("grades.csv", "report.html", "similarity.csv", "similarity.json")
 """What the results folder holds for the whole class, beside the students' folders."""
 ESCAPE = "%"
 MAX_RECORD_BYTES = 16 * 2**20  # a result record is a few kB; anything far larger is not the grader's
@@ -36,16 +36,30 @@ def verdict(record: dict[str, Any]) -> tuple:
             [(e["id"], e["points"], e["passed"], e.get("failed_checks", [])) for e in record["exercises"]])
 
 
+def _umask() -> int:
+    """This process's umask, read without changing it (os.umask sets it, racing other threads)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("Umask:"):
+                return int(line.split()[1], 8)
+    except OSError:
+        pass
+    return 0o022
+
+
 def atomic_write(path: Path, text: str) -> None:
     """Write `text` to `path` through a temporary file and a rename, so readers see all or nothing.
 
     On any failure (a full disk, `path` a folder) the temporary file is removed, and an `OSError`
-    names `path`: a full disk's error alone names no file."""
+    names `path`: a full disk's error alone names no file.
+    The file gets the mode a plain `open` would (0666 less the umask), not the temporary file's
+    0600: with `umask 007` the course group (a TA, a web server) reads grades and reports."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+        os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, path)
     except BaseException as exc:
         with contextlib.suppress(OSError):
@@ -171,6 +185,11 @@ def csv_safe(value: Any) -> Any:
     return "'" + value if isinstance(value, str) and value.startswith(FORMULA_STARTS) else value
 
 
+def exercise_column(assignment: str, exercise: str) -> str:
+    """The grades.csv column of one exercise's points: `<assignment>/<exercise>`."""
+    return f"{assignment}/{exercise}"
+
+
 def csv_cell(value: Any) -> Any:
     """`value` as a spreadsheet may read it: text with each control character escaped (`one_line`)
     and a formula's start neutralised (`csv_safe`); numbers unchanged."""
@@ -179,12 +198,18 @@ def csv_cell(value: Any) -> Any:
 
 def write_class_csv(out: Path, records: Iterable[dict[str, Any]]) -> Path:
     """`OUT/grades.csv`: one row per submission, no cell a spreadsheet would take for a formula, no
-    control character (a newline, an escape sequence in a folder's name) but as a visible escape."""
+    control character (a newline, an escape sequence in a folder's name) but as a visible escape.
+    After the fixed columns, one per exercise (`exercise_column`), in the order first met, holding
+    the row's points and left blank on other assignments' rows: a gradebook import (Canvas, Moodle)
+    maps each column to a grade item and skips blank cells."""
+    records = list(records)
+    exercises = list(dict.fromkeys(exercise_column(r["assignment"], e["id"]) for r in records for e in r["exercises"]))
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=CSV_COLUMNS, extrasaction="ignore", lineterminator="\n")
+    writer = csv.DictWriter(buffer, fieldnames=[*CSV_COLUMNS, *exercises], extrasaction="ignore", lineterminator="\n")
     writer.writeheader()
     for r in records:
-        row = {**r, "reason": " ".join(str(r.get("reason", "")).split())}
+        row = {**r, "reason": " ".join(str(r.get("reason", "")).split()),
+               **{exercise_column(r["assignment"], e["id"]): e["points"] for e in r["exercises"]}}
         writer.writerow({k: csv_cell(v) for k, v in row.items()})
     path = out / "grades.csv"
     atomic_write(path, buffer.getvalue())
