@@ -96,7 +96,99 @@ def with_print_debugging(nb: nbformat.NotebookNode) -> None:
         "for attribute in ('name', 'type'):\n    print([getattr(op, attribute) for op in g.get_operations()])"))
 
 
+# From the second red team (issue 33): correct answers that lost points at run time.
+TRACEBACKS = {
+    "retune_solution": '''import traceback
+
+
+def retune(options, threshold):
+    try:
+        old = options["threshold"]
+    except KeyError:
+        traceback.print_exc()  # I want to see when a dict has no threshold yet
+        print("no threshold yet:", traceback.format_exc().splitlines()[-1])
+        old = None
+    print(f"retune: {old} -> {threshold}")
+    options.update(threshold=threshold)''',
+    "threshold_judge_solution": '''import traceback
+
+
+class ThresholdJudge:
+    def __init__(self, options):
+        traceback.print_stack(limit=2)  # print debugging: who builds my judge?
+        self.options = options
+        self.x = tf1.placeholder(tf.float32, [None], name="x")
+        self.threshold = tf1.placeholder(tf.float32, [], name="threshold")
+        self.output = tf.greater_equal(self.x, self.threshold, name="judge")
+        self.sess = tf1.Session()
+
+    def update_options(self, options):
+        self.options = options
+
+    def judge(self, x):
+        return self.sess.run(self.output, {self.x: x, self.threshold: self.options["threshold"]})''',
+    "set_hyperparameter_solution": '''import functools
+import inspect
+
+
+def checked(fn):
+    """Check the call matches fn's signature before running it."""
+    signature = inspect.signature(fn)
+
+    @functools.wraps(fn)
+    def wrapper(*args, **kwargs):
+        signature.bind(*args, **kwargs)
+        return fn(*args, **kwargs)
+
+    return wrapper
+
+
+@checked
+def set_hyperparameter(api, name, value):
+    api.options[name] = value
+    if "graph" in api.used_in[name]:
+        api.network.build()
+    if "python" in api.used_in[name]:
+        api.model.reset()''',
+}
+GRAPH_DEBUGGING = {
+    "threshold_graph_solution": '''def build_threshold_graph(default):
+    x = tf1.placeholder(tf.float32, [None], name="x")
+    threshold = tf1.placeholder_with_default(tf.constant(default, tf.float32), [], name="threshold")
+    checked_x = tf.ensure_shape(x, [None])  # defensive: x must be a vector
+    show = tf.print("threshold used:", threshold)  # print debugging, the graph way
+    with tf.control_dependencies([show]):
+        output = tf.greater_equal(checked_x, threshold, name="output")
+    return x, threshold, output''',
+    "retune_solution": '''import my_helpers
+
+
+def retune(options, threshold):
+    my_helpers.set_key(options, "threshold", threshold)
+
+
+help(retune)''',
+}
+HELPER_MODULE = '''%%writefile my_helpers.py
+def set_key(mapping, key, value):
+    """Set mapping[key] = value in place and return the old value (None if absent)."""
+    old = mapping.get(key)
+    mapping[key] = value
+    return old'''
+
+
+def replacing(sources: dict[str, str], extra: tuple[str, ...] = ()) -> Callable[[nbformat.NotebookNode], None]:
+    """Each solution cell named in `sources` (by grade_id) holds that source; `extra` cells follow the setup."""
+    def change(nb: nbformat.NotebookNode) -> None:
+        for cell in _cells(nb, "solution"):
+            cell.source = sources.get(cell.metadata["nbgrader"].get("grade_id"), cell.source)
+        for offset, source in enumerate(extra):
+            nb.cells.insert(2 + offset, nbformat.v4.new_code_cell(source))
+    return change
+
+
 HONEST: dict[str, Callable[[nbformat.NotebookNode], None]] = {
+    "honest-tracebacks": replacing(TRACEBACKS), "honest-graph-debugging": replacing(GRAPH_DEBUGGING, (HELPER_MODULE,)),
     "honest-magics": with_magics, "honest-idioms": with_idioms,
     "honest-comments": with_comments, "honest-print-debugging": with_print_debugging,
 }

@@ -20,7 +20,8 @@ SCRIPT = textwrap.dedent('''
             yield
         yield "getframe", lambda: sys._getframe(1)
         yield "inspect", lambda: __import__("inspect").currentframe()
-        yield "code", lambda: attempts.__code__
+        yield "code-read", lambda: attempts.__code__
+        yield "inspect-signature", lambda: __import__("inspect").signature(attempts)
         yield "code-set", lambda: setattr(generator, "__code__", attempts.__code__)
         yield "gi_frame", lambda: generator().gi_frame
         yield "exec", lambda: exec("1")
@@ -45,6 +46,24 @@ SCRIPT = textwrap.dedent('''
             print("tb_frame allowed")
         except audit.Refused:
             print("tb_frame refused")
+        import io, traceback
+        try:  # what honest students write in an except block: text, no frame handed out
+            traceback.print_exc(file=io.StringIO()); traceback.format_exc(); traceback.print_stack(file=io.StringIO())
+            print("traceback-text allowed")
+        except audit.Refused:
+            print("traceback-text refused")
+    # A module the student wrote and imported is the student's code too, whatever its __name__.
+    import os, tempfile
+    where = tempfile.mkdtemp()
+    with open(os.path.join(where, "helpers.py"), "w") as module:
+        module.write("import sys\\ndef frame():\\n    return sys._getframe(1)\\n")
+    sys.path.insert(0, where)
+    import helpers
+    try:
+        helpers.frame()
+        print("module-frame allowed")
+    except audit.Refused:
+        print("module-frame refused")
     # What the instructor's cells may do: their file is named after a hash the hook was given (run as
     # IPython runs a cell: compiled and executed from a library's frames, in the notebook's globals).
     import code
@@ -62,10 +81,11 @@ def test_the_hook_refuses_the_students_reach_and_lets_the_instructor_and_librari
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()
     refused = {line.split()[0] for line in lines if line.endswith("refused")}
-    assert refused == {"getframe", "inspect", "code", "code-set", "gi_frame", "exec", "gc", "settrace",
-                       "setprofile", "ctypes", "putenv", "tb_frame"}, lines
+    assert refused == {"getframe", "inspect", "code-set", "gi_frame", "exec", "gc", "settrace",
+                       "setprofile", "ctypes", "putenv", "tb_frame", "module-frame"}, lines
+    for honest in ("code-read", "inspect-signature", "traceback-text", "honest-environ"):
+        assert f"{honest} allowed" in lines, lines
     assert "instructor True" in lines and "library __main__" in lines
-    assert "honest-environ allowed" in lines  # a student's own environment variable is theirs to set
 
 
 @pytest.mark.slow

@@ -105,11 +105,15 @@ def cell_file_hashes(sources: Iterable[str]) -> list[int]:
 
 
 def first_cell_source(assignment: str) -> str:
-    """The grader's first cell, before any submission code: the integrity snapshot and the audit hook."""
+    """The grader's first cell, before any submission code: the integrity snapshot, the working folder
+    on the import path, and (last) the audit hook."""
     instructor = cell_file_hashes(released_sources(assignment))
     return (f"import autograder.inkernel.probe, autograder.course.lessons.l{assignment}, autograder.inkernel.integrity\n"
             "import autograder.inkernel.audit\n"
             "autograder.inkernel.integrity.snapshot()\n"
+            # As in JupyterLab, a module the student writes in the working folder (%%writefile) imports:
+            # the kernel runs under `python -I`, whose safe path leaves the folder out.
+            "__import__('sys').path.insert(0, __import__('os').getcwd())\n"
             f"autograder.inkernel.audit.install({instructor!r})")
 
 

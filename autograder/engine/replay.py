@@ -38,7 +38,7 @@ MAX_GRAPH_BYTES = 4 * 2**20
 SAFE_OPS = frozenset({
     # inputs, constants, plumbing
     "Const", "Placeholder", "PlaceholderWithDefault", "Identity", "IdentityN", "NoOp", "StopGradient", "Snapshot",
-    "Cast", "Bitcast", "Shape", "ShapeN", "Size", "Rank", "Reshape", "ExpandDims", "Squeeze", "Pack", "Unpack",
+    "Cast", "Bitcast", "EnsureShape", "CheckNumerics", "PreventGradient", "Shape", "ShapeN", "Size", "Rank", "Reshape", "ExpandDims", "Squeeze", "Pack", "Unpack",
     "ConcatV2", "Concat", "Slice", "StridedSlice", "GatherV2", "Gather", "Transpose", "BroadcastTo", "Fill",
     "ZerosLike", "OnesLike", "Tile", "Range", "Reverse", "ReverseV2", "Split", "SplitV", "Pad", "PadV2",
     # arithmetic and comparisons
@@ -48,6 +48,8 @@ SAFE_OPS = frozenset({
     "SquaredDifference", "ClipByValue", "MatMul", "BatchMatMulV2", "Greater", "GreaterEqual", "Less", "LessEqual",
     "Equal", "NotEqual", "LogicalAnd", "LogicalOr", "LogicalNot", "Select", "SelectV2", "IsNan", "IsFinite",
     "Sum", "Mean", "Max", "Min", "Prod", "All", "Any", "ArgMax", "ArgMin", "Cumsum", "Cumprod",
+    # printing and asserting: honest debugging (the worker's output goes nowhere)
+    "PrintV2", "Print", "StringFormat", "Assert", "AsString", "StringJoin",
     # resource and reference variables: state lives in the request's own session
     "VarHandleOp", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
     "VarIsInitializedOp", "VariableV2", "Assign", "AssignAdd", "AssignSub",
