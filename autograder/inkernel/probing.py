@@ -80,10 +80,12 @@ class CallCounter:
 
 
 def sessions_made() -> CallCounter:
-    """A CallCounter of TF1 sessions (Session, InteractiveSession, MonitoredSession's inner one)."""
-    from tensorflow.python.client import session
+    """A CallCounter of TF1 sessions (Session, InteractiveSession, MonitoredSession's inner one),
+    counted where TensorFlow's C API makes one (`TF_NewSessionRef`, which every session's __init__
+    calls), so that an `__init__` captured before the block counts too."""
+    from tensorflow.python.client import pywrap_tf_session
 
-    return CallCounter(session.BaseSession, "__init__")
+    return CallCounter(pywrap_tf_session, "TF_NewSessionRef")
 
 
 def dtype_name(value: Any) -> str:

@@ -186,5 +186,63 @@ MUTANTS += [
            ("tf.greater_equal(self.x, self.threshold)", "tf.greater(self.x, self.threshold)")),
 ]
 
+# Issue 33's red team: wrong answers that a probe believed without anything being patched, because
+# it counted what the student's own objects said, or counted only where a lookup went.
+MUTANTS += [
+    Mutant("judge_session_from_a_captured_init", "threshold_judge", "session-per-call", "threshold_judge_solution", '''
+        _open_session = tf1.Session.__bases__[0].__init__
+
+        class ThresholdJudge:
+            def __init__(self, options):
+                self.options = options
+                self.x = tf1.placeholder(tf.float32, [None], name="x")
+                self.threshold = tf1.placeholder(tf.float32, [], name="threshold")
+                self.output = tf.greater_equal(self.x, self.threshold, name="judge")
+
+            def update_options(self, options):
+                self.options = options
+
+            def judge(self, x):
+                sess = tf1.Session.__new__(tf1.Session)
+                _open_session(sess)
+                try:
+                    return sess.run(self.output, {self.x: x, self.threshold: self.options["threshold"]})
+                finally:
+                    sess.close()
+        '''),
+    Mutant("scale_returns_a_lookalike", "scale_all", "retrace-per-float", "scale_all_solution", '''
+        class Traced:
+            def __init__(self, fn):
+                self.fn = fn
+
+            def __call__(self, *args):
+                return self.fn(*args)
+
+            def experimental_get_tracing_count(self):
+                return 1
+
+            def _list_all_concrete_functions(self):
+                return []
+
+        def scale_all(x, scales):
+            @tf.function
+            def scaled(x, scale):
+                return x * scale
+            x = tf.constant(x, tf.float32)
+            return [scaled(x, float(s)).numpy() for s in scales], Traced(scaled)
+        '''),
+    Mutant("scale_function_per_scale_by_alias", "scale_all", "function-per-scale", "scale_all_solution", '''
+        from tensorflow import function as make_function
+
+        def scale_all(x, scales):
+            x = tf.constant(x, tf.float32)
+            results, fn = [], None
+            for s in scales:
+                fn = make_function(lambda x, s=s: x * tf.constant(s, tf.float32))
+                results.append(fn(x).numpy())
+            return results, fn
+        '''),
+]
+
 # Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
 PUBLIC = {"judge_strict_comparison", "graph_strict_comparison", "variable_strict_comparison", "graph_int_default"}

@@ -142,16 +142,16 @@ def probe_scale_all(scale_all, x, scales):
 
     polymorphic_function.Function.__call__ = counted_call
     concrete_function.ConcreteFunction._call_flat = recorded_call_flat
-    try:
-        with CallCounter(tf, "function") as functions:
+    try:  # every tf.function made, however `tf.function` was reached (`from tensorflow import function`)
+        with CallCounter(polymorphic_function.Function, "__init__") as functions:
             results, fn = scale_all(np.asarray(x, np.float32), list(scales))
     finally:
         polymorphic_function.Function.__call__ = call
         concrete_function.ConcreteFunction._call_flat = call_flat
     traces = None
-    if hasattr(fn, "experimental_get_tracing_count"):
-        made = fn.experimental_get_tracing_count() - first_seen.get(id(fn), 0)
-        served = len(used & {id(c) for c in fn._list_all_concrete_functions()})
+    if type(fn) is polymorphic_function.Function:  # a real one, asked through its class, not its own say-so
+        made = polymorphic_function.Function.experimental_get_tracing_count(fn) - first_seen.get(id(fn), 0)
+        served = len(used & {id(c) for c in polymorphic_function.Function._list_all_concrete_functions(fn)})
         traces = max(made, served)
     return {"results": [np.asarray(r) for r in results], "traces": traces, "functions": functions.count,
             "dtypes": sorted({dtype_name(r) for r in results})}
