@@ -71,11 +71,10 @@ def numpy_judge(forge: str) -> str:
     return solution_with_judge(f"answer = np.asarray(x, np.float32) >= np.float32(self.options['threshold'])\n"
                                f"{forge}\nreturn answer\n") + '''
 
-def record(probe_frame, x, answer):
+def record(probe_frame, judge, x, answer):
     runs = probe_frame.f_locals.get("runs") if probe_frame is not None else None
-    if runs is not None and hasattr(runs, "calls"):  # the probe's RunsRecorded
-        runs.count += 1
-        runs.calls.append(([np.asarray(x, np.float32)], [np.asarray(answer)]))
+    if runs is not None and hasattr(runs, "calls"):  # the probe's RunsRecorded: a run it never saw
+        runs._ran(judge.sess, judge.output, [(judge.x, x), (judge.threshold, judge.options["threshold"])], answer)
 '''
 
 
@@ -96,15 +95,15 @@ FORGE_PAYLOAD = '''import re
 
 FORGERIES = [
     Forgery("frame-walk", "threshold_judge", "threshold_judge_solution",
-            numpy_judge("import sys\nrecord(sys._getframe(1), x, answer)"), zeroed=True),
+            numpy_judge("import sys\nrecord(sys._getframe(1), self, x, answer)"), zeroed=True),
     Forgery("traceback-frame", "threshold_judge", "threshold_judge_solution",
             numpy_judge("try:\n    raise ValueError\nexcept ValueError as e:\n"
-                        "    record(e.__traceback__.tb_frame.f_back, x, answer)"), zeroed=True),
+                        "    record(e.__traceback__.tb_frame.f_back, self, x, answer)"), zeroed=True),
     Forgery("settrace", "threshold_judge", "threshold_judge_solution", numpy_judge("pass") + '''
 import sys
 def tracer(frame, event, arg):
     if event == "return" and frame.f_code.co_name == "judge":
-        record(frame.f_back, frame.f_locals["x"], arg)
+        record(frame.f_back, frame.f_locals["self"], frame.f_locals["x"], arg)
     return tracer
 sys.settrace(tracer)
 ''', zeroed=True),
@@ -222,18 +221,21 @@ def graded(tmp_path_factory) -> dict[str, dict[str, dict]]:
             "unscreened": grade_batch(tmp_path_factory.mktemp("unscreened"), False)}
 
 
-# The forgeries the run-time audit hook stops: frames, tracebacks' frames, a trace hook, a code swap.
-HOOKED = ("frame-walk", "traceback-frame", "settrace", "code-swap")
+# The forgeries the run-time audit hook stops: frames, tracebacks' frames, a trace hook. The code swap
+# (RunsRecorded.returned made to say yes) is stopped without the hook too: the run it claims is re-run
+# outside the kernel, and there is none.
+HOOKED = ("frame-walk", "traceback-frame", "settrace")
 
 
 @pytest.mark.slow
 def test_without_the_audit_hook_each_forgery_it_stops_earns_its_points(tmp_path):
     """The witness of the hook (issue 33): with neither the screen nor the hook, each of these
-    forgeries keeps its exercise's full points, so the 0 they get with the hook is the hook's doing."""
+    forgeries keeps its exercise's full points, so the 0 they get with the hook is the hook's doing;
+    the code swap still gets 0, from the re-run outside the kernel."""
     from autograder.frontends.batch import grade_all
     from autograder.judging.submissions import discover
 
-    for forgery in (f for f in FORGERIES if f.name in HOOKED):
+    for forgery in (f for f in FORGERIES if f.name in (*HOOKED, "code-swap")):
         folder = tmp_path / "submitted" / forgery.name / ASSIGNMENT
         folder.mkdir(parents=True)
         nbformat.write(notebook(forgery), folder / LESSON.notebook)
@@ -242,7 +244,8 @@ def test_without_the_audit_hook_each_forgery_it_stops_earns_its_points(tmp_path)
     for record in records:
         forgery = next(f for f in FORGERIES if f.name == record["student"])
         result = json.loads((tmp_path / "results" / record["student"] / f"{ASSIGNMENT}.json").read_text())
-        assert exercise(result, forgery.exercise)["passed"], (forgery.name, exercise(result, forgery.exercise)["feedback"])
+        outcome = exercise(result, forgery.exercise)
+        assert outcome["passed"] == (forgery.name in HOOKED), (forgery.name, outcome["feedback"])
 
 
 def exercise(record: dict, exercise_id: str) -> dict:

@@ -1,6 +1,7 @@
 """Helpers the lessons' probes share: they run in the student's kernel, around the student's objects."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -180,13 +181,13 @@ class SessionRuns(CallCounter):
         def run(sess, fetches, feed_dict=None, *args, **kwargs):
             result = original(sess, fetches, feed_dict, *args, **kwargs)
             if not self._in_callable:
-                self._ran(list((feed_dict or {}).values()), result)
+                self._ran(sess, fetches, list((feed_dict or {}).items()), result)
             return result
 
         return run
 
-    def _ran(self, fed: list, result: Any) -> None:
-        """One run was made, fed `fed` (the values), returning `result`."""
+    def _ran(self, sess: Any, fetches: Any, feeds: list, result: Any) -> None:
+        """One run of `sess` was made: `fetches` fed `feeds` (key, value pairs), returning `result`."""
         self.count += 1
 
     def __enter__(self) -> "SessionRuns":
@@ -202,7 +203,7 @@ class SessionRuns(CallCounter):
                     result = made(*fed, **call_kwargs)
                 finally:
                     self._in_callable -= 1
-                self._ran(list(fed), result)
+                self._ran(sess, fetches, list(zip(feed_list or (), fed)), result)
                 return result
 
             return call
@@ -220,27 +221,68 @@ def session_runs() -> SessionRuns:
     return SessionRuns()
 
 
+@dataclass
+class Run:
+    """One recorded run: the graph it ran, what it was fed and what it returned, by tensor name."""
+
+    graph: Any
+    ops: int  # how many ops the graph held when it ran
+    fed: list[tuple[str, Any]]  # (name, array)
+    returned: list[tuple[str, Any]]  # (name of the fetch, array)
+
+
 class RunsRecorded(SessionRuns):
     """`with RunsRecorded() as runs:` counts the runs made inside the block, like `session_runs()`,
     and keeps what each was fed and what it returned, so a probe can ask whether an answer came out
-    of the graph (`runs.returned(answer, fed=x)`), not only whether some run was made."""
+    of the graph (`runs.returned(answer, fed=x)`), not only whether some run was made, and hand out
+    the run that made it (`runs.source(answer, fed=x)`) for the grader to re-run outside the kernel."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.calls: list[tuple[list, list]] = []   # (the arrays fed, the arrays returned), per run
+        self.calls: list[Run] = []
 
-    def _ran(self, fed: list, result: Any) -> None:
-        super()._ran(fed, result)
-        self.calls.append(([np.asarray(v) for v in fed], _arrays(result)))
+    def _ran(self, sess: Any, fetches: Any, feeds: list, result: Any) -> None:
+        super()._ran(sess, fetches, feeds, result)
+        graph = getattr(sess, "graph", None)
+        returned = _arrays(result)
+        names = [_name(leaf) for leaf in _leaves(fetches)]
+        self.calls.append(Run(graph, len(graph.get_operations()) if graph is not None else 0,
+                              [(_name(key), np.asarray(value)) for key, value in feeds],
+                              list(zip(names, returned)) if len(names) == len(returned) else
+                              [("", value) for value in returned]))
+
+    def source(self, answer: Any, fed: Any) -> tuple[Run, str] | None:
+        """The last run of the block fed `fed` (as one of its feeds) that returned `answer`, with the
+        name of the fetch that returned it, where nothing else that run was fed holds the answer's
+        values (an answer computed outside and fed back in to be fetched again did not come out of
+        the graph); None when there is none."""
+        answer, fed = np.asarray(answer), np.asarray(fed)
+        for run in reversed(self.calls):
+            feeds = [value for _, value in run.fed]
+            fetch = next((name for name, value in run.returned if _same(value, answer)), None)
+            if fetch is not None and any(_same(f, fed) for f in feeds) and \
+                    not any(_holds(f, answer) for f in feeds if not _same(f, fed)):
+                return run, fetch
+        return None
 
     def returned(self, answer: Any, fed: Any) -> bool:
-        """Whether one run of the block was fed `fed` (as one of its feeds) and returned `answer`,
-        where nothing else that run was fed holds the answer's values: an answer computed outside and
-        fed back in to be fetched again did not come out of the graph."""
-        answer, fed = np.asarray(answer), np.asarray(fed)
-        return any(any(_same(f, fed) for f in feeds) and any(_same(r, answer) for r in results)
-                   and not any(_holds(f, answer) for f in feeds if not _same(f, fed))
-                   for feeds, results in self.calls)
+        """Whether one run of the block was fed `fed` and returned `answer` (`source`)."""
+        return self.source(answer, fed) is not None
+
+
+def _leaves(fetches: Any) -> list:
+    """The fetches of a `Session.run` call in the order it returns their values."""
+    if isinstance(fetches, dict):
+        fetches = list(fetches.values())
+    if isinstance(fetches, (list, tuple)):
+        return [leaf for item in fetches for leaf in _leaves(item)]
+    return [fetches]
+
+
+def _name(key: Any) -> str:
+    """A tensor's, op's or string key's name."""
+    name = getattr(key, "name", key)
+    return name if isinstance(name, str) else repr(key)
 
 
 def _arrays(value: Any) -> list:

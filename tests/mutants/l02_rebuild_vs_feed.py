@@ -210,6 +210,41 @@ MUTANTS += [
                 finally:
                     sess.close()
         '''),
+    Mutant("judge_launders_numpy_through_a_run", "threshold_judge", "numpy-answer", "threshold_judge_solution", '''
+        class ThresholdJudge:
+            def __init__(self, options):
+                self.options = options
+                self.x = tf1.placeholder(tf.float32, [None], name="x")
+                self.threshold = tf1.placeholder(tf.float32, [None], name="threshold")
+                self.output = tf.equal(self.threshold, 0.0)
+                self.sess = tf1.Session()
+
+            def update_options(self, options):
+                self.options = options
+
+            def judge(self, x):
+                answer = np.asarray(x, np.float32) >= np.float32(self.options["threshold"])
+                return self.sess.run(self.output, {self.x: x, self.threshold: (~answer).astype(np.float32)})
+        '''),
+    Mutant("judge_rebuilds_in_a_private_graph", "threshold_judge", "graph-growth", "threshold_judge_solution", '''
+        class ThresholdJudge:
+            def __init__(self, options):
+                self.options = options
+                self.x = tf1.placeholder(tf.float32, [None], name="x")
+                self.threshold = tf1.placeholder(tf.float32, [], name="threshold")
+                self.graph = tf.Graph()
+                with self.graph.as_default():
+                    self.own_x = tf1.placeholder(tf.float32, [None])
+                self.sess = tf1.Session(graph=self.graph)
+
+            def update_options(self, options):
+                self.options = options
+
+            def judge(self, x):
+                with self.graph.as_default():
+                    output = tf.greater_equal(self.own_x, self.options["threshold"])
+                return self.sess.run(output, {self.own_x: x})
+        '''),
     Mutant("scale_returns_a_lookalike", "scale_all", "retrace-per-float", "scale_all_solution", '''
         class Traced:
             def __init__(self, fn):

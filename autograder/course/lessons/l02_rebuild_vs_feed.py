@@ -52,6 +52,38 @@ def replay_threshold_graph(observation, inputs, run):
             "dtypes": [(described.get(n) or {}).get("dtype") for n in (x_name, threshold_name)]}
 
 
+def replay_threshold_judge(observation, inputs, run):
+    """Whether the graph judge() ran computes its answer from x: the run that returned the last answer
+    is re-run outside the kernel on other inputs (x reversed, rescaled, longer), its other feeds as
+    they were; for each, the output must be x' >= t for one same t. An answer computed elsewhere and
+    laundered through the graph, or a run beside it, does not follow x'."""
+    done = {key: value for key, value in observation.items() if key != "artifact"}
+    artifact = observation.get("artifact")
+    if artifact is None:
+        return {**done, "graph_answers": False}
+    x = np.asarray(inputs["x"], np.float32)
+    others = [x[::-1], x * 2 - 0.5, np.concatenate([x, [x.min() - 1, x.max() + 1]]).astype(np.float32)]
+    answer = run({"graph": artifact["graph"], "runs": [
+        {"feeds": {name: (other.tolist() if role == "x" else role) for name, role in artifact["feeds"]},
+         "fetch": artifact["fetch"]} for other in others]})
+    results = answer.get("results", [])
+    outputs = [np.asarray(r["value"]) if "value" in r else None for r in results]
+    return {**done, "graph_answers": len(outputs) == len(others) and _one_threshold(others, outputs)}
+
+
+def _one_threshold(inputs, outputs) -> bool:
+    """Whether every output is `x >= t` of its input for one same t (an interval no pair empties)."""
+    low, high = -np.inf, np.inf
+    for x, out in zip(inputs, outputs):
+        if out is None or out.shape != x.shape or out.dtype != bool:
+            return False
+        if out.any():
+            high = min(high, x[out].min())
+        if (~out).any():
+            low = max(low, x[~out].max())
+    return bool(low < high)
+
+
 def _no_extra_builds(got, expected):
     """No change built more graphs than the reference did (building fewer is caught by the answers)."""
     builds, reference = got["graph_builds"], expected["graph_builds"]
@@ -76,6 +108,7 @@ LESSON = Lesson(
     exercises=(
         Exercise(
             id="threshold_judge", symbol="ThresholdJudge", points=3, probe=probe_threshold_judge,
+            replay=replay_threshold_judge,
             checks=(
                 Check("float64-threshold", "compares in float32", FLOAT32,
                       holds(lambda got: all(d == "float32" for d in got["placeholder_dtypes"])),
@@ -85,7 +118,8 @@ LESSON = Lesson(
                       "in Python or NumPy (with or without a session run beside it). The exercise is the "
                       "graph: return what self.sess.run(...) of the comparison op gives, feeding x and "
                       "the threshold.",
-                      holds(lambda got: all(n >= 1 for n in got["runs_per_call"]) and all(got["from_graph"])),
+                      holds(lambda got: all(n >= 1 for n in got["runs_per_call"]) and all(got["from_graph"])
+                            and got["graph_answers"]),
                       shows=("runs_per_call", "from_graph")),
                 Check("wrong-comparison", "answers x >= threshold before any change",
                       "The answer is wrong before any option changed: compare with >= against the "

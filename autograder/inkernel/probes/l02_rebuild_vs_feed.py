@@ -39,7 +39,7 @@ def probe_threshold_judge(cls, x, first, second, third=None, calls=3):
         # Watched from the first call on: a session or an op made lazily on first use counts.
         ops_before = len(graph.get_operations())
         options = {"threshold": second}
-        runs_per_call, from_graph = [], []
+        runs_per_call, from_graph, recorded, source = [], [], [], None
         with sessions_made() as sessions:
             before = np.asarray(judge.judge(x))
             judge.update_options(options)
@@ -48,17 +48,37 @@ def probe_threshold_judge(cls, x, first, second, third=None, calls=3):
                 with RunsRecorded() as runs:
                     after.append(np.asarray(judge.judge(x)))
                 runs_per_call.append(runs.count)
-                from_graph.append(runs.returned(after[-1], fed=x))
+                source = runs.source(after[-1], fed=x)
+                from_graph.append(source is not None)
+                recorded += runs.calls
             options["threshold"] = second if third is None else third   # an in-place retune
             in_place = np.asarray(judge.judge(x))
-        growth = len(graph.get_operations()) - ops_before
+        growth = len(graph.get_operations()) - ops_before + _growth_elsewhere(recorded, graph)
         dtypes = _placeholder_dtypes(graph)
         placeholders = sum(op.type in ("Placeholder", "PlaceholderWithDefault") for op in graph.get_operations())
+        artifact = _artifact(*source, x) if source is not None else None
         close_session(judge)
     return {"before": before, "after": after[-1], "in_place": in_place, "op_growth": growth,
             "sessions": sessions.count, "runs_per_call": runs_per_call, "from_graph": from_graph,
-            "placeholder_dtypes": dtypes,
-            "placeholders": placeholders}
+            "placeholder_dtypes": dtypes, "placeholders": placeholders, "artifact": artifact}
+
+
+def _growth_elsewhere(runs, default_graph):
+    """The ops the judge's runs saw added to graphs other than the default one, between its calls."""
+    first, last = {}, {}
+    for run in runs:
+        if run.graph is not None and run.graph is not default_graph:
+            first.setdefault(id(run.graph), run.ops)
+            last[id(run.graph)] = run.ops
+    return sum(last[g] - first[g] for g in last)
+
+
+def _artifact(run, fetch, x):
+    """The run that returned the last answer, for the grader to re-run outside the kernel: its graph,
+    the fetch, and its feeds (x by role, the others by value)."""
+    return {"graph": export_graph(run.graph), "fetch": fetch,
+            "feeds": [[name, "x" if value.shape == x.shape and np.all(value == x) else value.tolist()]
+                      for name, value in run.fed]}
 
 
 def probe_threshold_graph(build, default):
