@@ -260,6 +260,8 @@ def leftovers(since: float) -> list[str]:
             continue
         if not any(sys.prefix in arg for arg in info["cmdline"] or ()):
             continue
+        if "autograder.engine.replay" in (info["cmdline"] or ()):  # the grader's own worker, not a submission's:
+            continue  # it lives with this (grading) process, holds no submission's state, and ends with it
         try:
             ancestors = process.parents()
         except psutil.Error:

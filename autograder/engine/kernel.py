@@ -424,10 +424,10 @@ def _cell_seconds(cell: Mapping[str, Any]) -> float:
 
 def _error_line(output: Mapping[str, Any], ex_id: str | None) -> str:
     """One line per failed cell. A probe cell's error is text from the kernel, produced while hidden
-    cases may have been running, so only its type is kept, and only when the grader knows the type
-    (`exception_name`). A notebook cell's error comes before any case ran: its text, capped."""
+    cases may have been running, so its type is named only when it is the grader's own doing (a time
+    limit, the interrupt that enforces it, a missing definition: `exception_name`). A notebook cell's error comes before any case ran: its text, capped."""
     if ex_id:
-        return f"probe of {ex_id}: {exception_name(output.get('ename'), (CELL_TIMEOUT_NAME, MISSING))}"
+        return f"probe of {ex_id}: {exception_name(output.get('ename'), (CELL_TIMEOUT_NAME, MISSING, 'KeyboardInterrupt'))}"
     return f"a notebook cell: {capped(output.get('ename'), 80)}: {capped(output.get('evalue'), 300)}"
 
 
