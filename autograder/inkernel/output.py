@@ -47,11 +47,15 @@ class CellBudget:
 
     def start(self, *_: Any) -> None:
         """Before a cell: a fresh budget, and stdout and stderr capped by it."""
-        with self.lock:
-            self.room, self.dropped = max(0, self.cap - NOTICE_ROOM), 0
+        self.reset()
         self.notice = sys.stdout.write
         for stream in (sys.stdout, sys.stderr):
             stream.write = self.capped(stream.write)
+
+    def reset(self) -> None:
+        """The whole cap again, less the room kept for the notice."""
+        with self.lock:
+            self.room, self.dropped = max(0, self.cap - NOTICE_ROOM), 0
 
     def capped(self, write: Callable[[str], Any]) -> Callable[[str], Any]:
         """`write`, sending only what fits in the budget."""
