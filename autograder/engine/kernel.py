@@ -312,12 +312,10 @@ async def _run(client: NotebookClient, nb: nbformat.NotebookNode, limits: Limits
                 if km.kernel_uid is not None:
                     lock_rundir(launch.rundir)
                 watchdog = asyncio.ensure_future(_watch_memory(km, limits.memory_mb, execution, launch.cgroup))
-                connection = asyncio.ensure_future(_watch_connection(client))
                 try:
-                    await _run_watched(_run_cells(client, nb), connection, limits.notebook_timeout)
+                    await _run_watched(_run_cells(client, nb), client, limits.notebook_timeout)
                 finally:
                     watchdog.cancel()
-                    connection.cancel()
         except (asyncio.TimeoutError, TimeoutError):
             execution.status, execution.reason = "timeout", f"the notebook ran over {limits.notebook_timeout:g} s"
         except OutputOverLimit:
@@ -372,21 +370,23 @@ async def _watch_connection(client: NotebookClient) -> None:
         monitor.close(linger=0)
 
 
-async def _run_watched(work: Coroutine[Any, Any, None], connection: asyncio.Future, timeout: float) -> None:
-    """Await `work` for at most `timeout` seconds (then `TimeoutError`), unless `connection`
-    (`_watch_connection`) raises first: then that. Either way `work` is stopped first."""
-    task = asyncio.ensure_future(work)
+async def _run_watched(work: Coroutine[Any, Any, None], client: NotebookClient, timeout: float) -> None:
+    """Await `work` for at most `timeout` seconds (then `TimeoutError`), unless the kernel's
+    connection is dropped first (`_watch_connection`: then `OutputOverLimit`). Either way, both
+    are stopped before this returns."""
+    task, connection = asyncio.ensure_future(work), asyncio.ensure_future(_watch_connection(client))
     try:
         done, _ = await asyncio.wait({task, connection}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
         if task in done:
             return task.result()
+        if connection in done:
+            connection.result()
+        raise TimeoutError
     finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await task
-    if connection in done:
-        connection.result()
-    raise TimeoutError
+        for pending in (task, connection):
+            pending.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await pending
 
 
 async def _run_cells(client: CappedClient, nb: nbformat.NotebookNode) -> None:
