@@ -23,7 +23,8 @@ class Limits:
 
 
 MAX_OBSERVATION_BYTES = 4_000_000
-"""One probe cell's observations, as JSON; real ones are a few kB."""
+"""One probe cell's observations, as JSON; real ones are a few kB. The probe replaces an answer
+that would take more with an error (`inkernel.probe.MAX_OBSERVATIONS_CHARS`, below this)."""
 
 MAX_MESSAGE_BYTES = 2 * MAX_OBSERVATION_BYTES
 """The largest message the grader takes from a kernel (ZeroMQ's `MAXMSGSIZE` on the client's
