@@ -89,7 +89,7 @@ def without_audit_hook() -> Iterator[None]:
 
     with pytest.MonkeyPatch.context() as patch:
         original = kernel.first_cell_source
-        patch.setattr(kernel, "first_cell_source", lambda assignment: original(assignment).rsplit("\n", 1)[0])
+        patch.setattr(kernel, "first_cell_source", lambda *args: original(*args).rsplit("\n", 1)[0])
         yield
 
 

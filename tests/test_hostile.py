@@ -407,6 +407,48 @@ def test_without_a_sandbox_killing_the_parent_costs_only_the_attacker(tmp_path):
         assert (records[honest]["status"], records[honest]["score"]) == ("graded", FULL), records[honest]["reason"]
 
 
+CHATTY_COUNT_OPS = """
+from collections import Counter
+_printed = []
+
+
+def count_ops_by_type(graph):
+    if not _printed:
+        _printed.append(True)
+        print("x" * 600_000_000)
+    return dict(Counter(op.type for op in graph.get_operations()))
+"""
+UNDOES_THE_CAP = "import sys\ndel sys.stdout.write\nprint('x' * 50_000_000)"
+
+
+@pytest.mark.slow
+def test_a_big_print_costs_neither_an_observation_nor_a_neighbour(tmp_path):
+    """A 600 MB print in `count_ops_by_type`'s first call (a probe cell) is cut in the kernel, so the
+    call is still observed, and the reason says the output was cut. A submission that undoes that cap
+    and prints 50 MB at once loses its connection (ZeroMQ's message size limit): `crashed`, with the
+    reason, while the honest notebook graded beside them keeps full marks."""
+    from autograder.frontends.batch import grade_all
+    from autograder.judging.submissions import discover
+
+    lesson = lessons.load("01_graphs_and_sessions")
+    solution = nbformat.read(solution_path(lesson), as_version=4)
+    notebooks = {"honest": solution, "chatty": with_cell(CHATTY_COUNT_OPS)(copy.deepcopy(solution)),
+                 "uncapped": with_cell(UNDOES_THE_CAP)(copy.deepcopy(solution))}
+    for student, nb in notebooks.items():
+        folder = tmp_path / "submitted" / student / lesson.assignment
+        folder.mkdir(parents=True)
+        nbformat.write(nb, folder / lesson.notebook)
+    with without_screen():  # deleting the kernel's cap is what this tries
+        records = {r["student"]: r for r in grade_all(discover([tmp_path / "submitted"]), tmp_path / "out", jobs=2,
+                                                      limits=LIMITS)}
+    chatty, uncapped = records["chatty"], records["uncapped"]
+    assert (chatty["status"], chatty["score"]) == ("graded", lesson.max_score), chatty["reason"]
+    assert "output over 200000 bytes was cut in 1 cell(s)" in chatty["reason"]
+    assert (uncapped["status"], uncapped["score"]) == ("crashed", 0), uncapped["reason"]
+    assert "output over the limit" in uncapped["reason"]
+    assert (records["honest"]["status"], records["honest"]["score"]) == ("graded", lesson.max_score)
+
+
 @pytest.mark.slow
 def test_no_process_of_the_catalogue_outlives_it(hostile):
     assert hostile["leftovers"] == []

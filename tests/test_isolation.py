@@ -298,8 +298,11 @@ def test_floods_and_huge_answers_stay_small(isolated):
     records, _, out = isolated
     for student in ("d4-flood", "d5-huge-return"):
         assert (out / student / f"{ASSIGNMENT}.json").stat().st_size < 200_000
-    assert records["d4-flood"]["score"] == FULL
+    # 20 MB displays: over the grader's message limit, so the flood ends its own grading, with the reason.
+    assert (records["d4-flood"]["status"], records["d4-flood"]["score"]) == ("crashed", 0)
+    assert "output over the limit" in records["d4-flood"]["reason"]
     assert retune_points(records["d5-huge-return"]) == 0
+    assert "answer-too-large" in json.dumps(records["d5-huge-return"]["exercises"])
 
 
 FORGERIES = {  # lesson: patches the issue measured earning marks on a release or a known-wrong answer

@@ -268,3 +268,24 @@ def test_a_reference_records_how_long_the_solution_took(tmp_path, monkeypatch):
     assert reference.reference_seconds(lesson) == 0.0
     assert reference.reference_observations(lesson) == {"x": []}
     assert reference.reference_seconds(lesson) == 2.5
+
+
+def test_a_cell_budget_sends_at_most_its_cap_and_counts_the_rest():
+    """The kernel's output cap (`inkernel.output`), without a kernel: one cell's writes pass until
+    the cap (less the room kept for the notice), the rest is counted and named in one line, and the
+    next cell starts afresh."""
+    from autograder.inkernel.output import NOTICE_ROOM, CellBudget
+
+    sent: list[str] = []
+    budget = CellBudget(NOTICE_ROOM + 10)
+    budget.notice = sent.append
+    budget.reset()
+    write = budget.capped(sent.append)
+    assert write("x" * 8) == 8 and write("y" * 1000) == 1000
+    budget.report()
+    assert sent[:2] == ["x" * 8, "yy"]
+    assert "998 more were dropped" in sent[2] and len(sent) == 3
+    budget.reset()
+    budget.capped(sent.append)("z" * 5)
+    budget.report()
+    assert sent[3:] == ["z" * 5]

@@ -25,6 +25,7 @@ from typing import Any, Coroutine, Iterable, Mapping, Sequence
 
 import nbformat
 import psutil
+import zmq
 from nbclient import NotebookClient
 
 from autograder import COURSE_ROOT
@@ -33,7 +34,7 @@ from autograder.engine.cgroups import KernelCgroup
 from autograder.engine.cgroups import join as join_cgroup
 from autograder.engine.forkserver import Zygote, kill_all, zygote_kernel_manager
 from autograder.engine.jail import MAX_PROCESSES
-from autograder.engine.limits import Limits
+from autograder.engine.limits import MAX_MESSAGE_BYTES, MAX_OBSERVATION_BYTES, Limits
 from autograder.engine.nanny import TAG, kill_descendants, kill_tagged
 from autograder.engine.owner import owner_tag
 from autograder.engine.sandbox import (
@@ -46,11 +47,12 @@ from autograder.engine.sandbox import (
     new_kernel_uid,
 )
 from autograder.engine.untrusted import capped, exception_name, read_tail, size_of
+from autograder.inkernel.output import NOTICE_START
 from autograder.inkernel.probe import MIMETYPE, MISSING, encode_request
 
 CELL_TIMEOUT_NAME = "CellTimeout"
 MEMORY_POLL_S = 0.2
-MAX_OBSERVATION_BYTES = 4_000_000  # one probe cell's observations; real ones are a few kB
+DEATH_GRACE_S = 1.0  # after a dropped connection, how long a kernel that died takes to look dead
 # How a timed-out cell shows up: the kernel reports the interrupt, or nbclient its own timeout error.
 INTERRUPTED = (f"a notebook cell: {CELL_TIMEOUT_NAME}", "a notebook cell: KeyboardInterrupt")
 DEVICE = re.compile(r"(CPU|GPU:\d{1,3})")  # what `probe.device_name` answers
@@ -104,24 +106,27 @@ def cell_file_hashes(sources: Iterable[str]) -> list[int]:
     return sorted(murmur2_x86(source, get_tmp_hash_seed()) for source in sources)
 
 
-def first_cell_source(assignment: str) -> str:
-    """The grader's first cell, before any submission code: the integrity snapshot, the working folder
-    on the import path, and (last) the audit hook."""
+def first_cell_source(assignment: str, output_bytes: int) -> str:
+    """The grader's first cell, before any submission code: the integrity snapshot, each cell's
+    output capped at `output_bytes` where it is written (`output`), the working folder on the import
+    path, and (last) the audit hook."""
     instructor = cell_file_hashes(released_sources(assignment))
     return (f"import autograder.inkernel.probe, autograder.course.lessons.l{assignment}, autograder.inkernel.integrity\n"
-            "import autograder.inkernel.audit\n"
+            "import autograder.inkernel.audit, autograder.inkernel.output\n"
             "autograder.inkernel.integrity.snapshot()\n"
+            f"autograder.inkernel.output.cap_output({output_bytes!r})\n"
             # As in JupyterLab, a module the student writes in the working folder (%%writefile) imports:
             # the kernel runs under `python -I`, whose safe path leaves the folder out.
             "__import__('sys').path.insert(0, __import__('os').getcwd())\n"
             f"autograder.inkernel.audit.install({instructor!r})")
 
 
-def runnable_notebook(nb: nbformat.NotebookNode, assignment: str,
-                      cases_by_exercise: Mapping[str, Sequence[Case]], nonce: str) -> nbformat.NotebookNode:
-    """A first cell that records what the probes rely on (`integrity`) and installs the audit hook
-    (`audit`), the notebook's code cells minus check cells, then the probe cells (`probe_requests`)."""
-    snapshot = nbformat.v4.new_code_cell(first_cell_source(assignment), metadata={"autograder_snapshot": True})
+def runnable_notebook(nb: nbformat.NotebookNode, assignment: str, cases_by_exercise: Mapping[str, Sequence[Case]],
+                      nonce: str, output_bytes: int) -> nbformat.NotebookNode:
+    """The grader's first cell (`first_cell_source`), the notebook's code cells minus check cells,
+    then the probe cells (`probe_requests`)."""
+    snapshot = nbformat.v4.new_code_cell(first_cell_source(assignment, output_bytes),
+                                         metadata={"autograder_snapshot": True})
     cells = [snapshot] + [nbformat.v4.new_code_cell(c.source) for c in nb.cells
                           if c.cell_type == "code" and not is_check_cell(c)]
     requests = probe_requests(cases_by_exercise)
@@ -140,7 +145,8 @@ class KernelStuck(Exception):
 
 
 class CappedClient(NotebookClient):
-    """A notebook client that keeps at most `output_bytes` of output per cell, and counts the cells
+    """A notebook client that keeps at most `output_bytes` of output per cell, notes the cells whose
+    output was cut (`cut`: here, or by the kernel's own cap, `inkernel.output`), and counts the cells
     that ran over their time limit. Observations (our mimetype) are exempt only in the grader's own
     probe cells (from `first_probe_cell` on), and only up to `MAX_OBSERVATION_BYTES`."""
 
@@ -149,6 +155,7 @@ class CappedClient(NotebookClient):
         self.output_bytes = output_bytes
         self.first_probe_cell = len(nb.cells)
         self.spent: dict[int, int] = {}
+        self.cut: set[int] = set()
         self.timeouts = 0
 
     async def _async_handle_timeout(self, timeout, cell=None):  # noqa: D102 (nbclient's hook)
@@ -165,16 +172,28 @@ class CappedClient(NotebookClient):
 
     def output(self, outs, msg, display_id, cell_index):  # noqa: D102 (nbclient's hook)
         content = msg.get("content", {})
-        size = len(json.dumps(content, default=str))
+        size = output_size(content)
         observation = MIMETYPE in content.get("data", {}) and cell_index >= self.first_probe_cell
+        if NOTICE_START in str(content.get("text", "")):  # the kernel's own cap dropped some
+            self.cut.add(cell_index)
         if not observation or size > MAX_OBSERVATION_BYTES:
             self.spent[cell_index] = self.spent.get(cell_index, 0) + size
             if self.spent[cell_index] > self.output_bytes or observation:
+                self.cut.add(cell_index)
                 if not any(o.get("name") == "truncated" for o in outs):
                     outs.append(nbformat.v4.new_output("stream", name="truncated",
                                                        text=f"[output over {self.output_bytes} bytes dropped]"))
                 return None
         return super().output(outs, msg, display_id, cell_index)
+
+
+def output_size(content: Mapping[str, Any]) -> int:
+    """What one output message costs the cell's budget: a stream's text, as the kernel's own cap
+    counts it, or any other message's JSON (at most `MAX_MESSAGE_BYTES` of it reaches here)."""
+    text = content.get("text")
+    if content.get("name") in ("stdout", "stderr") and isinstance(text, str):
+        return len(text)
+    return len(json.dumps(content, default=str))
 
 
 @dataclass
@@ -209,7 +228,7 @@ def execute_and_observe(nb: nbformat.NotebookNode, assignment: str,
     from it (TensorFlow already imported) instead of started from scratch.
     """
     nonce = secrets.token_hex(16)
-    runnable = runnable_notebook(nb, assignment, cases_by_exercise, nonce)
+    runnable = runnable_notebook(nb, assignment, cases_by_exercise, nonce, limits.output_bytes)
     execution = Execution()
     with tempfile.TemporaryDirectory(prefix=f"tfcourse-{owner_tag()}-") as base:
         launch = _launch(Path(base), hidden, limits, zygote)
@@ -225,7 +244,16 @@ def execute_and_observe(nb: nbformat.NotebookNode, assignment: str,
         finally:
             _clean_up(launch)
     _collect(runnable, nonce, execution)
+    _note_cut_output(client, execution)
     return execution
+
+
+def _note_cut_output(client: CappedClient, execution: Execution) -> None:
+    """One line in the reason when some cell's output went over its cap and the rest was dropped."""
+    if client.cut:
+        note = (f"output over {client.output_bytes} bytes was cut in {len(client.cut)} cell(s): "
+                "the rest of it was dropped, unread")
+        execution.reason = "; ".join(r for r in (execution.reason, note) if r)
 
 
 def run_coroutine(coroutine: Coroutine[Any, Any, None]) -> None:
@@ -294,11 +322,16 @@ async def _run(client: NotebookClient, nb: nbformat.NotebookNode, limits: Limits
                     lock_rundir(launch.rundir)
                 watchdog = asyncio.ensure_future(_watch_memory(km, limits.memory_mb, execution, launch.cgroup))
                 try:
-                    await asyncio.wait_for(_run_cells(client, nb), limits.notebook_timeout)
+                    await _run_watched(_run_cells(client, nb), client, limits.notebook_timeout)
                 finally:
                     watchdog.cancel()
         except (asyncio.TimeoutError, TimeoutError):
             execution.status, execution.reason = "timeout", f"the notebook ran over {limits.notebook_timeout:g} s"
+        except OutputOverLimit:
+            execution.status = "crashed"
+            execution.reason = (f"the kernel sent one message over {MAX_MESSAGE_BYTES // 1_000_000} MB (output over "
+                                "the limit), so its connection was dropped and it was stopped: nothing after that "
+                                "point was observed")
         except KernelStuck:
             execution.status = "timeout"
             execution.reason = (f"cells ran over {limits.cell_timeout:g} s and the kernel ignored the interrupt, "
@@ -323,6 +356,46 @@ def _death_reason(launch: Launch, limits: Limits, exc: Exception) -> str:
         return f"the kernel did not start ({type(exc).__name__}); it said: " + _startup_words(launch.log, None)
     return ("the kernel died while running the notebook (it exited, was killed, or crashed in native "
             "code), so the exercises after that point were never observed")
+
+
+class OutputOverLimit(Exception):
+    """ZeroMQ dropped the kernel's IOPub connection while the kernel lived: it sent a message over
+    `MAX_MESSAGE_BYTES`. ZeroMQ does not reconnect after that, so no later output could arrive."""
+
+
+async def _watch_connection(client: NotebookClient) -> None:
+    """Raise `OutputOverLimit` once the IOPub connection is dropped while the kernel is alive. A kernel
+    that died drops it too: that is nbclient's to report, so this then waits until cancelled."""
+    socket = client.kc.iopub_channel.socket
+    monitor = socket.get_monitor_socket(zmq.EVENT_DISCONNECTED)
+    try:
+        await monitor.recv_multipart()
+        await asyncio.sleep(DEATH_GRACE_S)
+        if await client.km.is_alive():
+            raise OutputOverLimit
+        await asyncio.Event().wait()
+    finally:
+        socket.disable_monitor()
+        monitor.close(linger=0)
+
+
+async def _run_watched(work: Coroutine[Any, Any, None], client: NotebookClient, timeout: float) -> None:
+    """Await `work` for at most `timeout` seconds (then `TimeoutError`), unless the kernel's
+    connection is dropped first (`_watch_connection`: then `OutputOverLimit`). Either way, both
+    are stopped before this returns."""
+    task, connection = asyncio.ensure_future(work), asyncio.ensure_future(_watch_connection(client))
+    try:
+        done, _ = await asyncio.wait({task, connection}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        if task in done:
+            return task.result()
+        if connection in done:
+            connection.result()
+        raise TimeoutError
+    finally:
+        for pending in (task, connection):
+            pending.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await pending
 
 
 async def _run_cells(client: CappedClient, nb: nbformat.NotebookNode) -> None:

@@ -22,6 +22,16 @@ class Limits:
     run_all: bool = False
 
 
+MAX_OBSERVATION_BYTES = 4_000_000
+"""One probe cell's observations, as JSON; real ones are a few kB. The probe replaces an answer
+that would take more with an error (`inkernel.probe.MAX_OBSERVATIONS_CHARS`, below this)."""
+
+MAX_MESSAGE_BYTES = 2 * MAX_OBSERVATION_BYTES
+"""The largest message the grader takes from a kernel (ZeroMQ's `MAXMSGSIZE` on the client's
+sockets): the kernel caps each cell's output before sending it (`inkernel.output`), so only a
+submission that undid that cap sends more, and ZeroMQ drops that connection without reading the
+message (`engine.kernel` then stops the kernel, with a reason)."""
+
 NOTEBOOK_MB = 64
 """The largest notebook the grader reads (its size is checked before a byte is read): a released
 notebook is tens of kB and a student's with outputs a few MB, while a sparse file can claim a

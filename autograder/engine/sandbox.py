@@ -22,12 +22,15 @@ from queue import Empty
 from typing import Iterable, Mapping
 
 import psutil
+import zmq
+import zmq.asyncio
 from jupyter_client import AsyncKernelClient, AsyncKernelManager
 from jupyter_client.kernelspec import KernelSpec
 from traitlets import Integer, List, Unicode, default
 
 from autograder import COURSE_ROOT
 from autograder.engine.jail import SCRATCH
+from autograder.engine.limits import MAX_MESSAGE_BYTES
 from autograder.engine.owner import owner_tag
 from autograder.inkernel.quiet import KERNEL_ENV
 
@@ -227,7 +230,16 @@ class PromptClient(AsyncKernelClient):
     the 0.2 s is spent on nearly every kernel (measured: 250 ms of a 360 ms kernel start and stop).
     This wait asks again every 10 ms until IOPub has delivered a message, as the original's second
     round would, and has its timeout and its check that the kernel is alive.
+
+    Its sockets refuse any message over `MAX_MESSAGE_BYTES` before reading it.
     """
+
+    @default("context")
+    def _capped_context(self) -> zmq.asyncio.Context:
+        self._created_context = True
+        context = zmq.asyncio.Context()
+        context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE_BYTES)
+        return context
 
     async def wait_for_ready(self, timeout: float | None = None) -> None:  # noqa: D102 (jupyter_client's)
         deadline = time.monotonic() + (float("inf") if timeout is None else timeout)

@@ -21,6 +21,10 @@ from autograder.inkernel.quiet import captured_stderr
 MIMETYPE = "application/vnd.tfgraph-course.observations+json"
 MAX_MESSAGE = 600
 MISSING = "MissingDefinition"  # the exercise's name is not defined (a NameError raised inside it is not this)
+TOO_LARGE = "AnswerTooLarge"  # an answer over its share of `MAX_OBSERVATIONS_CHARS`, as JSON
+# One probe cell's observations, as JSON: real ones are a few kB. Below the grader's limit on them
+# (`engine.limits.MAX_OBSERVATION_BYTES`), so a huge answer costs its case, never the cell's message.
+MAX_OBSERVATIONS_CHARS = 3_000_000
 
 
 def jsonable(value: Any) -> Any:
@@ -72,9 +76,17 @@ def _message(exc: BaseException) -> str:
 def observe(exercise: Exercise, namespace: Mapping[str, Any],
             cases: Sequence[Case]) -> tuple[list[Observation], str]:
     """Observe `exercise` on every case; also return what was written to stderr meanwhile."""
+    room = MAX_OBSERVATIONS_CHARS // max(1, len(cases))
     with captured_stderr() as stderr, graphs_as_built():
-        observations = [observe_case(exercise, namespace, case) for case in cases]
+        observations = [within(observe_case(exercise, namespace, case), room) for case in cases]
     return observations, stderr[0]
+
+
+def within(observation: Observation, room: int) -> Observation:
+    """`observation`, or an error saying it is over `room` characters as JSON."""
+    if len(json.dumps(observation, default=str)) <= room:
+        return observation
+    return error_observation(TOO_LARGE, f"the answer is over {room} characters as JSON")
 
 
 @contextlib.contextmanager

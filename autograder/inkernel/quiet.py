@@ -82,9 +82,36 @@ def quiet_python_logging() -> None:
     logging.getLogger("tensorflow").setLevel(logging.ERROR)
 
 
+MAX_CAPTURED = 64_000
+"""The most of stderr `captured_stderr` keeps, in characters: a probe sends it with its observations,
+which must stay far below the grader's message limit however much an exercise writes."""
+
+
+class CappedText(io.TextIOBase):
+    """A text sink that keeps the first `limit` characters written to it and drops the rest."""
+
+    def __init__(self, limit: int):
+        self.kept: list[str] = []
+        self.room = limit
+
+    def write(self, text: str) -> int:  # noqa: D102 (a stream's)
+        if self.room > 0:
+            self.kept.append(text[:self.room])
+            self.room -= len(self.kept[-1])
+        return len(text)
+
+    def writable(self) -> bool:  # noqa: D102 (a stream's)
+        return True
+
+    def getvalue(self) -> str:
+        """What was kept."""
+        return "".join(self.kept)
+
+
 @contextlib.contextmanager
 def captured_stderr() -> Iterator[list[str]]:
-    """Capture everything written to stderr, by Python or by C++ through fd 2.
+    """Capture what is written to stderr, by Python or by C++ through fd 2, up to `MAX_CAPTURED`
+    characters of each.
 
     Yields a list that holds the captured text (one string) once the block exits.
     """
@@ -93,7 +120,7 @@ def captured_stderr() -> Iterator[list[str]]:
     with tempfile.TemporaryFile(mode="w+b") as tmp:
         saved_fd = os.dup(2)
         os.dup2(tmp.fileno(), 2)
-        buffer = io.StringIO()
+        buffer = CappedText(MAX_CAPTURED)
         try:
             with contextlib.redirect_stderr(buffer):
                 yield sink
@@ -101,6 +128,6 @@ def captured_stderr() -> Iterator[list[str]]:
             os.dup2(saved_fd, 2)
             os.close(saved_fd)
             tmp.seek(0)
-            text = buffer.getvalue() + tmp.read().decode("utf-8", "replace")
+            text = buffer.getvalue() + tmp.read(MAX_CAPTURED).decode("utf-8", "replace")
             sink.append(text)
 

@@ -7,7 +7,7 @@ from typing import Any, Sequence
 
 from autograder.course.spec import Case, Check, Exercise, Observation
 from autograder.engine.untrusted import capped, exception_name
-from autograder.inkernel.probe import MISSING
+from autograder.inkernel.probe import MISSING, TOO_LARGE
 
 MAX_SHOWN_CHARS = 2000
 MAX_TYPE_CHARS = 80
@@ -20,6 +20,9 @@ ERROR_CHECKS = {
     MISSING: ("missing-definition", "is defined under its expected name",
                   "The grader looks the exercise up by name. Keep the given name and signature, "
                   "and run the cell that defines it."),
+    TOO_LARGE: ("answer-too-large", "answers in a few MB at most",
+                "Your function's answer on this case was too large to send to the grader (megabytes "
+                "of JSON): return what the exercise asks for, not a whole dataset."),
     # The grader's own name for an artifact it would not re-run outside the kernel (`engine.replay`).
     "NotReplayable": ("not-replayable", "hands out a graph the grader can re-run",
                       "The grader re-runs the graph your function built, outside your notebook, on inputs of "
