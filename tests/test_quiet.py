@@ -77,7 +77,7 @@ def test_setup_cell_and_first_op_write_nothing_to_stderr_but_real_errors_show():
 CLAIMS_AT_LEAST = {
     "01_graphs_and_sessions": 37,
     "02_rebuild_vs_feed": 22,
-    "03_collections_and_trainable": 51,
+    "03_collections_and_trainable": 54,
     "04_variable_scope_copies": 36,
     "05_checkpoints_and_summaries": 54,
     "06_seeds_and_pipelines": 42,
