@@ -78,7 +78,7 @@ CLAIMS_AT_LEAST = {
     "01_graphs_and_sessions": 37,
     "02_rebuild_vs_feed": 22,
     "03_collections_and_trainable": 54,
-    "04_variable_scope_copies": 36,
+    "04_variable_scope_copies": 38,
     "05_checkpoints_and_summaries": 54,
     "06_seeds_and_pipelines": 42,
     "07_learning_rate_decay": 58,
