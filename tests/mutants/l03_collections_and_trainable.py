@@ -131,3 +131,21 @@ MUTANTS += [
             'tf1.add_to_collection("losses", decay * tf.add_n(\n'
             '        [tf.nn.l2_loss(v) for v in tf1.trainable_variables() if v.op.name.endswith("/w")]))')),
 ]
+
+# Issue 35: one apply_gradients op per variable, the unfrozen ones run together: right under momentum
+# and whenever exactly one variable trains, but Adam's shared beta powers then advance once per op.
+MUTANTS += [
+    Mutant("freezer_op_per_variable", "freezer", "not-one-step", "freezer_solution", '''
+        class Freezer:
+            def __init__(self, loss, var_list, optimizer):
+                grads_and_vars = optimizer.compute_gradients(loss, var_list=list(var_list))
+                self.ops = {v.op.name: optimizer.apply_gradients([(g, v)]) for g, v in grads_and_vars}
+
+            def step(self, sess, frozen):
+                names = {v.op.name for v in frozen}
+                sess.run([op for name, op in self.ops.items() if name not in names])
+        '''),
+]
+
+# Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
+PUBLIC = {"freezer_op_per_variable"}

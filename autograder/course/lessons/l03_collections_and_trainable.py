@@ -194,7 +194,10 @@ LESSON = Lesson(
             ),
             cases=(Case("the source: x=3, y=31, |x - y|, Adam, freeze x 5 steps then y 5 steps, 100 steps", {
                 "values": {"x": 3.0, "y": 31.0}, "loss": "abs_gap", "optimizer": "adam", "lr": 0.01,
-                "cycle": [["x"]] * 5 + [["y"]] * 5, "steps": 100}),),
+                "cycle": [["x"]] * 5 + [["y"]] * 5, "steps": 100}),
+                   Case("three variables under Adam, steps with nothing or one frozen, 15 steps", {
+                "values": {"p": -1.0, "q": [-2.0, 0.5], "r": 4.0}, "loss": "quadratic", "optimizer": "adam",
+                "lr": 0.05, "cycle": [[], ["p"], ["q", "r"], [], ["r"]], "steps": 15})),
         ),
         Exercise(
             id="train_layers", symbol="train_layers", points=2, probe=probe_train_layers,
