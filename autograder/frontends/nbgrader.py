@@ -37,8 +37,8 @@ from autograder.course import lessons
 from autograder.course.spec import Lesson
 from autograder.engine.devices import DeviceSlots
 from autograder.engine.forkserver import Zygotes
-from autograder.engine.leftovers import remove_leftovers, say_removed
 from autograder.engine.kernel import is_check_cell
+from autograder.engine.leftovers import remove_leftovers, say_removed
 from autograder.engine.sandbox import require_sandbox, warn_unsandboxed
 from autograder.frontends.gradebook import check_cell
 from autograder.frontends.settings import Engine

@@ -146,7 +146,6 @@ def probe_scale_all(scale_all, x, scales):
     """Call the student's helper; count the tf.functions it made, and the traces of the returned one
     made or used during the call (a tf.function defined at module level and traced before for other
     shapes is fine: what counts is that one trace served every scale of this call)."""
-    import tensorflow as tf
     from tensorflow.python.eager.polymorphic_function import concrete_function, polymorphic_function
 
     first_seen, used = {}, set()   # id(tf.function) -> its tracing count before its first call here
