@@ -53,6 +53,6 @@ def replayed(lesson: Lesson, cases: Mapping[str, Sequence[Case]], observations: 
 def _completed(replay: Callable, observation: Observation, case: Case, run: Run) -> Observation:
     try:
         return replay(observation, case.inputs, run)
-    except (KeyError, TypeError, ValueError, IndexError) as exc:  # an artifact not of the shape asked for
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:  # an artifact not as asked for
         return {"error": {"type": "NotReplayable",
                           "message": f"the grader could not re-run what was handed out ({type(exc).__name__})"}}
