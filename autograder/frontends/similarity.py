@@ -254,24 +254,33 @@ def compare(a: Unit, b: Unit, weight: Weight) -> Match | None:
     if where.keys().isdisjoint(a.positions):
         return None
     weights_a = weight.of(a)[0]
+    ha, hb = a.hashes, b.hashes
+    la, lb = len(ha), len(hb)
     blocks, i = [], 0
-    while i < len(a.hashes):
-        starts = where.get(a.hashes[i], ()) if weights_a[i] > 0 else ()
-        best = (0, 0)
-        for j in starts:
-            n = 1
-            while i + n < len(a.hashes) and j + n < len(b.hashes) and a.hashes[i + n] == b.hashes[j + n]:
+    # Only the places of `a` with weight whose fingerprint `b` has can start a block (ascending).
+    for i0 in sorted(p for h in where.keys() & a.positions.keys() for p in a.positions[h] if weights_a[p] > 0):
+        if i0 < i:  # inside the last block
+            continue
+        i = i0
+        best_n, best_j = 0, 0
+        for j in where[ha[i]]:  # ascending: the first of the longest wins
+            if best_n and (j + best_n >= lb or i + best_n >= la or ha[i + best_n] != hb[j + best_n]):
+                continue  # cannot be longer than the best
+            n, m = 1, min(la - i, lb - j)
+            while n < m and ha[i + n] == hb[j + n]:
                 n += 1
-            best = max(best, (n, -j))
-        if best[0]:
-            blocks.append((i, -best[1], best[0]))
-        i += max(best[0], 1)
+            if n > best_n:
+                best_n, best_j = n, j
+        blocks.append((i, best_j, best_n))
+        i += best_n
     if not blocks:
         return None
     sides = []
     for unit, at in ((a, 0), (b, 1)):
         weights, total = weight.of(unit)
-        covered = {p for block in blocks for p in range(block[at], block[at] + block[2])}
+        covered = set()
+        for block in blocks:
+            covered.update(range(block[at], block[at] + block[2]))
         sides.append((sum(weights[p] for p in covered), total))
     if not sides[0][0]:
         return None
