@@ -223,6 +223,9 @@ def written_code(student: str, cells, course: CourseCode, sha256: str = "", ever
     return Written(student, units, sha256)
 
 
+_NONE: dict[int, int] = {}  # no holders
+
+
 class Weight:
     """What a fingerprint of a unit says about two students: 0 for `ignored` ones (the course's) and
     for those at least `common_share` of the class has, 1 for those two or fewer have, linear between."""
@@ -236,7 +239,7 @@ class Weight:
     def __call__(self, unit: str, h: int) -> float:
         if h in self.ignored or h == SEAM:
             return 0.0
-        n = self.holders.get(unit, Counter()).get(h, 0)
+        n = self.holders.get(unit, _NONE).get(h, 0)
         return 1.0 if n <= 2 else max(0.0, (self.cut - n) / (self.cut - 2))
 
     def of(self, unit: Unit) -> tuple[list[float], float]:
