@@ -235,12 +235,20 @@ class Weight:
                         for name in {n for w in written for n in w.units}}
         self.ignored, self.cut = ignored, max(3.0, math.ceil(common_share * len(written)))
         self._of: dict[int, tuple[list[float], float]] = {}
+        self._held: dict[tuple[str, int], dict[int, float]] = {}
 
     def __call__(self, unit: str, h: int) -> float:
         if h in self.ignored or h == SEAM:
             return 0.0
         n = self.holders.get(unit, _NONE).get(h, 0)
         return 1.0 if n <= 2 else max(0.0, (self.cut - n) / (self.cut - 2))
+
+    def held(self, unit: Unit) -> dict[int, float]:
+        """Each fingerprint of weight in `unit`, with its weight times how often the unit has it (kept)."""
+        key = ("held", id(unit))
+        if key not in self._held:
+            self._held[key] = {h: w * len(at) for h, at in unit.positions.items() if (w := self(unit.name, h)) > 0}
+        return self._held[key]
 
     def of(self, unit: Unit) -> tuple[list[float], float]:
         """The weight of each fingerprint of `unit`, and their sum (kept: a unit is in many pairs)."""
@@ -332,9 +340,31 @@ def similar_pairs(assignment: str, written: Sequence[Written], course: CourseCod
     candidates = {pair for pair, shared in common.items() if shared >= s.exercise_min_match}
     candidates |= {(i, j) for i, j in combinations(range(len(written)), 2)
                    if (written[i].student, written[j].student) in observed}
-    pairs = [pair_of(assignment, written[i], written[j], weight, s,
-                     observed.get((written[i].student, written[j].student), ())) for i, j in sorted(candidates)]
+    pairs = [pair_of(assignment, written[i], written[j], weight, s, seen) for i, j in sorted(candidates)
+             if (seen := observed.get((written[i].student, written[j].student), ()))
+             or _may_list(written[i], written[j], weight, s)]
     return _ranked(p for p in pairs if p)
+
+
+def _may_list(a: Written, b: Written, weight: Weight, s: Report) -> bool:
+    """Whether some unit of `a` and `b` could be strong, by what `compare` can at most find: a block
+    covers only fingerprints both sides have, so each side's matched weight is at most the weight of
+    its fingerprints the other has. False only when `pair_of` would list nothing but observations."""
+    for name in a.units.keys() & b.units.keys():
+        held_a, held_b = weight.held(a.units[name]), weight.held(b.units[name])
+        both = held_a.keys() & held_b.keys()
+        if not both:
+            continue
+        most_a, most_b = (sum(held[h] for h in both) + 1e-6 for held in (held_a, held_b))
+        total_a, total_b = weight.of(a.units[name])[1], weight.of(b.units[name])[1]
+        shares = (most_a / total_a if total_a else 0.0, most_b / total_b if total_b else 0.0)
+        matched = round(min(most_a, most_b), 1)
+        if name == NOTEBOOK:
+            if matched >= s.much or (matched >= s.min_match and max(shares) >= s.threshold):
+                return True
+        elif matched >= s.exercise_min_match and min(shares) >= s.exercise_threshold:
+            return True
+    return False
 
 
 def _ranked(pairs: Iterable[Pair]) -> list[Pair]:
