@@ -53,8 +53,11 @@ def synthetic_class(root: Path, assignment: str, students: int, copies: int, see
     notebook = lessons.load(assignment).notebook
     release = nbformat.read(COURSE_ROOT / "notebooks" / assignment / notebook, 4)
     solution = nbformat.read(COURSE_ROOT / "solutions" / assignment / notebook, 4)
-    answers = {c.metadata["nbgrader"]["grade_id"]: c.source.replace("### BEGIN SOLUTION\n", "").replace(
-        "### END SOLUTION\n", "") for c in solution.cells if c.metadata.get("nbgrader", {}).get("solution")}
+    # The marker lines dropped whole (as the grader's release does): indented markers stripped alone
+    # left their indentation on the next line, so the answers did not parse.
+    answers = {c.metadata["nbgrader"]["grade_id"]: "\n".join(
+        line for line in c.source.splitlines() if line.strip() not in ("### BEGIN SOLUTION", "### END SOLUTION"))
+        for c in solution.cells if c.metadata.get("nbgrader", {}).get("solution")}
     handed = []
     for i in range(students - copies):
         nb = nbformat.from_dict(release)

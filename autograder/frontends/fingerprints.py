@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import functools
 import keyword
 import re
 from dataclasses import dataclass
@@ -69,20 +70,49 @@ def vocabulary(sources: Iterable[str]) -> frozenset[str]:
 def normalised(cells: Sequence[tuple[str, str]]) -> list[Line]:
     """The lines of `cells` ((label, source) pairs) that have an effect, loops as comprehensions."""
     sources = [(label, _without_magics(source)) for label, source in cells]
-    trees = [_parse(source) for _, source in sources]
-    read = {n.id for t in trees if t for n in ast.walk(t) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
-    broken = [source for (_, source), tree in zip(sources, trees) if tree is None]
-    read |= {name for source in broken for name in _words_read(source)}
+    parsed = [_parsed_cell(source) for _, source in sources]
+    read = set().union(*(cell.read for cell in parsed))
     kept = []
-    for (label, source), tree in zip(sources, trees):
-        lines = source.split("\n")
-        dead, rewrites = _dead_and_rewritten(tree, lines, read) if tree else (_dead_lines(lines, read), {})
-        for number, text in enumerate(lines, 1):
+    for (label, source), cell in zip(sources, parsed):
+        dead, rewrites = _analysed(source, cell.names & read)
+        for number, text in enumerate(source.split("\n"), 1):
             if number in rewrites:
                 kept.append(Line(rewrites[number], label, number, rewritten=True))
             elif number not in dead and text.strip() and not text.lstrip().startswith("#"):
                 kept.append(Line(text, label, number))
     return kept
+
+
+@dataclass(frozen=True)
+class _Cell:
+    """A cell's parse, kept per source (a class hands in the same cells many times): its tree (None
+    when it does not parse), the names it reads, and every name its dead-code analysis can ask about."""
+
+    tree: ast.Module | None
+    read: frozenset[str]
+    names: frozenset[str]
+
+
+@functools.lru_cache(maxsize=4096)
+def _parsed_cell(source: str) -> _Cell:
+    tree = _parse(source)
+    if tree is not None:
+        nodes = [n for n in ast.walk(tree) if isinstance(n, ast.Name)]
+        return _Cell(tree, frozenset(n.id for n in nodes if isinstance(n.ctx, ast.Load)), frozenset(n.id for n in nodes))
+    names = {n.id for line in source.split("\n") if (t := _parse_line(line.strip()))
+             for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return _Cell(None, frozenset(_words_read(source)), frozenset(names))
+
+
+@functools.lru_cache(maxsize=4096)
+def _analysed(source: str, read: frozenset[str]) -> tuple[frozenset[int], dict[int, str]]:
+    """The dead lines and rewritten loops of a cell, given the names the notebook reads among those
+    the cell names (the only ones the analysis asks about). Callers only read the result."""
+    cell, lines = _parsed_cell(source), source.split("\n")
+    if cell.tree is None:
+        return frozenset(_dead_lines(lines, read)), {}
+    dead, rewrites = _dead_and_rewritten(cell.tree, lines, read)
+    return frozenset(dead), rewrites
 
 
 def tokens(lines: Sequence[Line], vocab: frozenset[str]) -> list[Token]:
@@ -122,7 +152,7 @@ def _dead_lines(lines: Sequence[str], read: set[str]) -> set[int]:
     as one statement with no effect."""
     dead = set()
     for number, line in enumerate(lines, 1):
-        tree = _parse(line.strip())
+        tree = _parse_line(line.strip())
         if tree and len(tree.body) == 1 and _is_dead(tree.body[0], read, True):
             dead.add(number)
     return dead
@@ -130,6 +160,12 @@ def _dead_lines(lines: Sequence[str], read: set[str]) -> set[int]:
 
 def _without_magics(source: str) -> str:
     return "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in source.split("\n"))
+
+
+@functools.lru_cache(maxsize=4096)
+def _parse_line(line: str) -> ast.Module | None:
+    """One line of a cell that does not parse, parsed alone (kept: the same lines recur; read only)."""
+    return _parse(line)
 
 
 def _parse(source: str) -> ast.Module | None:

@@ -223,6 +223,9 @@ def written_code(student: str, cells, course: CourseCode, sha256: str = "", ever
     return Written(student, units, sha256)
 
 
+_NONE: dict[int, int] = {}  # no holders
+
+
 class Weight:
     """What a fingerprint of a unit says about two students: 0 for `ignored` ones (the course's) and
     for those at least `common_share` of the class has, 1 for those two or fewer have, linear between."""
@@ -232,12 +235,20 @@ class Weight:
                         for name in {n for w in written for n in w.units}}
         self.ignored, self.cut = ignored, max(3.0, math.ceil(common_share * len(written)))
         self._of: dict[int, tuple[list[float], float]] = {}
+        self._held: dict[tuple[str, int], dict[int, float]] = {}
 
     def __call__(self, unit: str, h: int) -> float:
         if h in self.ignored or h == SEAM:
             return 0.0
-        n = self.holders.get(unit, Counter()).get(h, 0)
+        n = self.holders.get(unit, _NONE).get(h, 0)
         return 1.0 if n <= 2 else max(0.0, (self.cut - n) / (self.cut - 2))
+
+    def held(self, unit: Unit) -> dict[int, float]:
+        """Each fingerprint of weight in `unit`, with its weight times how often the unit has it (kept)."""
+        key = ("held", id(unit))
+        if key not in self._held:
+            self._held[key] = {h: w * len(at) for h, at in unit.positions.items() if (w := self(unit.name, h)) > 0}
+        return self._held[key]
 
     def of(self, unit: Unit) -> tuple[list[float], float]:
         """The weight of each fingerprint of `unit`, and their sum (kept: a unit is in many pairs)."""
@@ -254,24 +265,33 @@ def compare(a: Unit, b: Unit, weight: Weight) -> Match | None:
     if where.keys().isdisjoint(a.positions):
         return None
     weights_a = weight.of(a)[0]
+    ha, hb = a.hashes, b.hashes
+    la, lb = len(ha), len(hb)
     blocks, i = [], 0
-    while i < len(a.hashes):
-        starts = where.get(a.hashes[i], ()) if weights_a[i] > 0 else ()
-        best = (0, 0)
-        for j in starts:
-            n = 1
-            while i + n < len(a.hashes) and j + n < len(b.hashes) and a.hashes[i + n] == b.hashes[j + n]:
+    # Only the places of `a` with weight whose fingerprint `b` has can start a block (ascending).
+    for i0 in sorted(p for h in where.keys() & a.positions.keys() for p in a.positions[h] if weights_a[p] > 0):
+        if i0 < i:  # inside the last block
+            continue
+        i = i0
+        best_n, best_j = 0, 0
+        for j in where[ha[i]]:  # ascending: the first of the longest wins
+            if best_n and (j + best_n >= lb or i + best_n >= la or ha[i + best_n] != hb[j + best_n]):
+                continue  # cannot be longer than the best
+            n, m = 1, min(la - i, lb - j)
+            while n < m and ha[i + n] == hb[j + n]:
                 n += 1
-            best = max(best, (n, -j))
-        if best[0]:
-            blocks.append((i, -best[1], best[0]))
-        i += max(best[0], 1)
+            if n > best_n:
+                best_n, best_j = n, j
+        blocks.append((i, best_j, best_n))
+        i += best_n
     if not blocks:
         return None
     sides = []
     for unit, at in ((a, 0), (b, 1)):
         weights, total = weight.of(unit)
-        covered = {p for block in blocks for p in range(block[at], block[at] + block[2])}
+        covered = set()
+        for block in blocks:
+            covered.update(range(block[at], block[at] + block[2]))
         sides.append((sum(weights[p] for p in covered), total))
     if not sides[0][0]:
         return None
@@ -320,9 +340,31 @@ def similar_pairs(assignment: str, written: Sequence[Written], course: CourseCod
     candidates = {pair for pair, shared in common.items() if shared >= s.exercise_min_match}
     candidates |= {(i, j) for i, j in combinations(range(len(written)), 2)
                    if (written[i].student, written[j].student) in observed}
-    pairs = [pair_of(assignment, written[i], written[j], weight, s,
-                     observed.get((written[i].student, written[j].student), ())) for i, j in sorted(candidates)]
+    pairs = [pair_of(assignment, written[i], written[j], weight, s, seen) for i, j in sorted(candidates)
+             if (seen := observed.get((written[i].student, written[j].student), ()))
+             or _may_list(written[i], written[j], weight, s)]
     return _ranked(p for p in pairs if p)
+
+
+def _may_list(a: Written, b: Written, weight: Weight, s: Report) -> bool:
+    """Whether some unit of `a` and `b` could be strong, by what `compare` can at most find: a block
+    covers only fingerprints both sides have, so each side's matched weight is at most the weight of
+    its fingerprints the other has. False only when `pair_of` would list nothing but observations."""
+    for name in a.units.keys() & b.units.keys():
+        held_a, held_b = weight.held(a.units[name]), weight.held(b.units[name])
+        both = held_a.keys() & held_b.keys()
+        if not both:
+            continue
+        most_a, most_b = (sum(held[h] for h in both) + 1e-6 for held in (held_a, held_b))
+        total_a, total_b = weight.of(a.units[name])[1], weight.of(b.units[name])[1]
+        shares = (most_a / total_a if total_a else 0.0, most_b / total_b if total_b else 0.0)
+        matched = round(min(most_a, most_b), 1)
+        if name == NOTEBOOK:
+            if matched >= s.much or (matched >= s.min_match and max(shares) >= s.threshold):
+                return True
+        elif matched >= s.exercise_min_match and min(shares) >= s.exercise_threshold:
+            return True
+    return False
 
 
 def _ranked(pairs: Iterable[Pair]) -> list[Pair]:
