@@ -261,7 +261,7 @@ def _restart_index_may_round_down(step, decay_steps, t_mul, i):
     log(1 - p * (1 - t_mul)) / log(t_mul) or log1p(p * (t_mul - 1)) / log(t_mul), with p, 1 - t_mul and
     the logarithms each in float64 or float32 (TensorFlow's, or NumPy's with a float32 step), or
     walking the periods (start += length; length *= t_mul) in float64 or float32."""
-    if t_mul == 1.0:
+    if t_mul == 1:  # equal periods: no logarithm to round
         return False
     f32, f64 = np.float32, np.float64
     with np.errstate(all="ignore"):
