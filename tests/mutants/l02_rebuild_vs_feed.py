@@ -189,27 +189,17 @@ MUTANTS += [
 # Issue 33's red team: wrong answers that a probe believed without anything being patched, because
 # it counted what the student's own objects said, or counted only where a lookup went.
 MUTANTS += [
-    Mutant("judge_session_from_a_captured_init", "threshold_judge", "session-per-call", "threshold_judge_solution", '''
-        _open_session = tf1.Session.__bases__[0].__init__
-
-        class ThresholdJudge:
-            def __init__(self, options):
-                self.options = options
-                self.x = tf1.placeholder(tf.float32, [None], name="x")
-                self.threshold = tf1.placeholder(tf.float32, [], name="threshold")
-                self.output = tf.greater_equal(self.x, self.threshold, name="judge")
-
-            def update_options(self, options):
-                self.options = options
-
-            def judge(self, x):
-                sess = tf1.Session.__new__(tf1.Session)
-                _open_session(sess)
-                try:
-                    return sess.run(self.output, {self.x: x, self.threshold: self.options["threshold"]})
-                finally:
-                    sess.close()
-        '''),
+    edited("judge_session_from_a_captured_init", "threshold_judge", "session-per-call",
+           ("    def __init__(self, options):",
+            "    _open_session = tf1.Session.__bases__[0].__init__  # captured before any probe counts\n\n"
+            "    def __init__(self, options):"),
+           ("self.sess = tf1.Session()", "self.sess = None"),
+           (_JUDGE, "sess = tf1.Session.__new__(tf1.Session)\n"
+                    "        type(self)._open_session(sess)\n"
+                    "        try:\n"
+                    '            return sess.run(self.output, {self.x: x, self.threshold: self.options["threshold"]})\n'
+                    "        finally:\n"
+                    "            sess.close()")),
     Mutant("judge_launders_numpy_through_a_run", "threshold_judge", "numpy-answer", "threshold_judge_solution", '''
         class ThresholdJudge:
             def __init__(self, options):
