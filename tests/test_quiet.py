@@ -64,7 +64,9 @@ def test_setup_cell_and_first_op_write_nothing_to_stderr_but_real_errors_show():
         "    with tf.compat.v1.Session() as s:\n"
         "        print(s.run(2 * x, {x: 3}))",
         "print(float(tf.constant(1.0) + 1))",
-        f"import os\nos.write(2, {REAL.encode()!r})",  # a C++ error line after the import
+        # a C++ error line after the import; ipykernel relays fd 2 from a thread of its own, which a
+        # loaded machine may leave behind the cell's end: give it the time it needs to read the pipe
+        f"import os, time\nos.write(2, {REAL.encode()!r})\ntime.sleep(1)",
     )])
     streams = stderr_of(run(nb))
     assert streams[:3] == [[], [], []], streams
