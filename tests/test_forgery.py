@@ -25,6 +25,7 @@ from autograder.engine.untrusted import UNNAMED_EXCEPTION
 from autograder.judging.reference import solution_path
 from autograder.judging.screening import screen_sources, verdict
 from tests.conftest import LIMITS, without_audit_hook, without_screen
+from tests.forgeries import REDTEAM
 from tests.honest import HONEST as HONEST_CORPUS
 from tests.honest import honest_notebook
 from tests.mutants import mutants_of
@@ -73,7 +74,8 @@ def numpy_judge(forge: str) -> str:
 
 def record(probe_frame, judge, x, answer):
     runs = probe_frame.f_locals.get("runs") if probe_frame is not None else None
-    if runs is not None and hasattr(runs, "calls"):  # the probe's RunsRecorded: a run it never saw
+    # The probe's RunsRecorded, given a ThresholdJudge's run it never saw.
+    if runs is not None and hasattr(runs, "calls") and hasattr(judge, "options"):
         runs._ran(judge.sess, judge.output, [(judge.x, x), (judge.threshold, judge.options["threshold"])], answer)
 '''
 
@@ -188,6 +190,13 @@ def retune(options, threshold):
     raise type("Leak " + repr(options) + repr(threshold), (Leak,), {})(repr(options) * 1000)
 '''),
 ]
+# The red team's forgeries (tests/forgeries.py), each with the check that must name it. On main
+# before the markers and the re-run session histories, each kept its exercise's full points.
+CAUGHT_BY = {"string-named-kill-switch": "assign-per-call", "patch-then-restore": "assign-per-call",
+             "observe-rewritten": "baked-constant", "holder-swapped": "rebound-dict",
+             "tally-through-closure": "needless-rebuild", "decoy-variable": "python-threshold",
+             "rebinds-every-holder": "replaced-network"}
+RED_TEAM = [Forgery(name, exercise, cell, source) for name, (exercise, cell, source) in REDTEAM.items()]
 HONEST = "honest"
 
 
@@ -201,7 +210,7 @@ def grade_batch(root: Path, with_screen: bool) -> dict[str, dict]:
     from autograder.frontends.batch import grade_all
     from autograder.judging.submissions import discover
 
-    forgeries = [f for f in FORGERIES + LEAKS if with_screen or f.at_run_time]
+    forgeries = [f for f in FORGERIES + LEAKS + RED_TEAM if with_screen or f.at_run_time]
     submitted = root / "submitted"
     solution = lean_notebook(nbformat.read(solution_path(LESSON), as_version=4))
     corpus = [(name, honest_notebook(name)) for name in HONEST_CORPUS] if with_screen else []
@@ -327,3 +336,22 @@ def test_the_patched_session_run_fools_the_kernel_but_not_the_graph_it_handed_ou
     out = run_cells(setup, PATCHED_SESSION_RUN, 'check("threshold_graph")')
     assert "threshold_graph: 2/2" in out and not any(line.startswith("ERROR ") for line in out.splitlines()), out
     assert exercise(graded["screened"]["patched-session-run"], "threshold_graph")["points"] == 0
+
+
+def test_every_red_team_forgery_names_the_check_that_catches_it():
+    assert set(CAUGHT_BY) == set(REDTEAM)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("batch", ["screened", "unscreened"])
+@pytest.mark.parametrize("name", sorted(REDTEAM))
+def test_a_red_team_forgery_loses_its_exercise_to_the_check_of_its_misconception(graded, batch, name):
+    """Names built from strings, module attributes rebound, closures read: nothing the screen zeroes
+    (the marks stand on the screen's side), and the verdict rests on the runs re-run outside."""
+    forgery = next(f for f in RED_TEAM if f.name == name)
+    record = graded[batch][name]
+    assert record["status"] == "graded" and not any(f["zeroes"] for f in record["flags"]), record["reason"]
+    outcome = exercise(record, forgery.exercise)
+    assert outcome["points"] == 0 and outcome["failed_checks"][:1] == [CAUGHT_BY[name]], outcome["feedback"]
+    others = [e for e in record["exercises"] if e["id"] != forgery.exercise]
+    assert all(e["passed"] for e in others), [(e["id"], e["failed_checks"]) for e in others if not e["passed"]]

@@ -30,8 +30,8 @@ def request(graph: str, output: str) -> dict:
 
 def test_a_graph_is_re_run_on_the_graders_inputs():
     answer = run_here(request(*threshold_graph()))
-    assert answer["described"] == {"x:0": {"op": "Placeholder", "dtype": "float32"},
-                                   "threshold:0": {"op": "PlaceholderWithDefault", "dtype": "float32"}}
+    assert answer["described"] == {"x:0": {"op": "Placeholder", "dtype": "float32", "index": 0},
+                                   "threshold:0": {"op": "PlaceholderWithDefault", "dtype": "float32", "index": 2}}
     first, fed, unfed = answer["results"]
     assert first == {"value": [False, True, True]} and fed == {"value": [True, True, True]}
     assert unfed["error"].startswith("InvalidArgumentError: You must feed a value for placeholder tensor 'x'")
@@ -89,3 +89,53 @@ def test_inputs_kept_outside_never_reach_the_kernel(monkeypatch):
     assert len(sent["threshold_graph"]) == len(cases["threshold_graph"]) > 1
     assert all(set(c.inputs) == {"default"} for c in sent["threshold_graph"])
     assert all("x" in c.inputs for c in sent["threshold_judge"])  # exercises without replay are sent whole
+
+
+def test_markers_keep_each_inputs_kind_and_come_back_as_the_hidden_values():
+    import numpy as np
+
+    from autograder.course.markers import mark
+
+    kernel, swaps = mark({"x": [0.7, 0.7], "first": 1, "seconds": [0.7, 0.7], "third": None, "calls": 3},
+                         {"x": "array", "first": "number", "seconds": "numbers", "third": "number"})
+    assert kernel["calls"] == 3 and kernel["third"] is None and isinstance(kernel["first"], int)
+    markers = [kernel["first"], *kernel["seconds"], *kernel["x"]]
+    assert len(set(markers)) == len(markers)  # equal hidden values, distinct markers
+    assert all(float(np.float32(m)) == m for m in markers)  # found again after a float32 round trip
+    assert [v for _, v in swaps] == [[0.7, 0.7], 1, 0.7, 0.7]
+
+
+def judge_history(bake: bool):
+    """A judge's runs on markers: an initializer, an assign fed a marker, a judge fed the x marker;
+    with `bake`, the threshold is a Const built from a marker, and a NumPy answer is fed back in."""
+    import numpy as np
+    import tensorflow as tf
+
+    from autograder.inkernel.probing import RunsRecorded
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default(), RunsRecorded() as runs:
+        x = tf1.placeholder(tf.float32, [None], name="x")
+        threshold = tf1.Variable(0.3125, trainable=False)
+        value = tf1.placeholder(tf.float32, [])
+        assign = threshold.assign(value)
+        judged = tf.greater_equal(x, tf.constant(0.3515625) if bake else threshold)
+        laundered = tf.identity(tf1.placeholder(tf.bool, [None], name="answer"))
+        with tf1.Session() as sess:
+            sess.run(threshold.initializer)
+            sess.run(assign, {value: 0.3515625})
+            sess.run(judged, {x: [1.53125, 1.65625]})
+            sess.run(laundered, {"answer:0": np.array([1.53125, 1.65625]) >= 1.6})
+    return runs.history()
+
+
+def test_a_session_history_is_re_run_with_the_hidden_values_in_place_of_the_markers():
+    """A value the graph computes follows the hidden inputs, whether the marker was fed or baked into
+    a Const; what Python computed from a marker stays what it was."""
+    from autograder.course.history import replay_history
+
+    swaps = [([1.53125, 1.65625], [0.9, 0.1]), (0.3125, 5.0), (0.3515625, 0.5)]
+    for bake in (False, True):
+        values, refused = replay_history(judge_history(bake), swaps, run_here)
+        assert refused is None and values[2] == [[True, False]], (bake, values)
+        assert values[3] == [[False, True]]  # the NumPy answer on the markers, not on [0.9, 0.1]

@@ -63,12 +63,20 @@ class Exercise:
     # answers a request of `autograder.engine.replay` (the artifact re-run on these inputs).
     outside: tuple[str, ...] = ()
     replay: Callable[[Observation, Mapping[str, Any], Callable[[dict], dict]], Observation] | None = None
+    # Inputs the kernel is given as markers (`autograder.course.markers`: (key, kind) pairs), which
+    # `replay` swaps back for the hidden values when it re-runs the runs the student's code made.
+    marked: tuple[tuple[str, str], ...] = ()
 
     def kernel_case(self, case: Case) -> Case:
-        """`case` as the kernel may see it: without the inputs kept `outside`."""
-        if not self.outside:
+        """`case` as the kernel may see it: without the inputs kept `outside`, markers for the `marked` ones."""
+        if not self.outside and not self.marked:
             return case
-        return replace(case, inputs={k: v for k, v in case.inputs.items() if k not in self.outside})
+        inputs = {k: v for k, v in case.inputs.items() if k not in self.outside}
+        if self.marked:
+            from autograder.course.markers import mark
+
+            inputs = mark(inputs, dict(self.marked))[0]
+        return replace(case, inputs=inputs)
 
 
 @dataclass(frozen=True)

@@ -14,9 +14,17 @@ and a time limit per request; it imports TensorFlow once and serves every reques
 run, each in a fresh `tf.Graph` and session, so nothing of one graph outlives its request. Inside a
 student's own kernel (the public check cell) the same requests run in-process (`run_here`).
 
-A request: `{"graph": <base64 GraphDef>, "describe": [tensor names], "runs": [{"feeds": {name:
-value}, "fetch": name}]}`. The answer: `{"described": {name: {"op", "dtype"}}, "results": [{"value":
-...} or {"error": first line}]}`, or `{"refused": reason}`.
+A request: `{"graph": <base64 GraphDef>, "describe": [tensor names], "substitute": [[marker,
+value]], "runs": [{"feeds": {name: value}, "fetch": name or "fetches": [names]}]}`. The answer:
+`{"described": {name: {"op", "dtype", "index"}}, "results": [{"value": ...} or {"error": first line}]}`, or
+`{"refused": reason}`; `fetches` answers a list of values. `index` in a description is where the op
+was created among the graph's ops.
+
+`substitute` swaps markers for the values they stand for. A probe calls the student's code on marker
+values (numbers chosen to be found again), never on the hidden inputs; the grader then re-runs the
+runs the code made with each marker replaced by its hidden value wherever it went: in a feed, or in a
+Const the code built from it. What the code computed in Python from a marker is no marker any more,
+so it stays what it was on the marker, and the replayed answer shows it.
 """
 from __future__ import annotations
 
@@ -71,19 +79,63 @@ def run_here(request: Mapping[str, Any]) -> dict[str, Any]:
     except NotReplayable as exc:
         return {"refused": str(exc)}
     tf1 = tf.compat.v1
+    swaps = [(np.asarray(marker), np.asarray(value)) for marker, value in request.get("substitute", [])]
+    if swaps:
+        _substitute_consts(graph_def, swaps)
     with tf.Graph().as_default() as graph:
         tf1.import_graph_def(graph_def, name="")
-        described = {name: _describe(graph, name) for name in request.get("describe", [])}
+        positions = {node.name: i for i, node in enumerate(graph_def.node)}
+        described = {name: _describe(graph, name, positions) for name in request.get("describe", [])}
         config = tf1.ConfigProto(intra_op_parallelism_threads=1, inter_op_parallelism_threads=1)
         results = []
         with tf1.Session(graph=graph, config=config) as session:
             for run in request.get("runs", []):
                 try:
-                    value = session.run(run["fetch"], {name: np.asarray(v) for name, v in run.get("feeds", {}).items()})
-                    results.append({"value": np.asarray(value).tolist()})
+                    feeds = {name: _swapped(np.asarray(v), swaps) for name, v in run.get("feeds", {}).items()}
+                    if "fetches" in run:
+                        values = session.run(list(run["fetches"]), feeds)
+                        results.append({"value": [_plain(v) for v in values]})
+                    else:
+                        results.append({"value": _plain(session.run(run["fetch"], feeds))})
                 except (tf.errors.OpError, ValueError, TypeError, KeyError) as exc:
                     results.append({"error": f"{type(exc).__name__}: {_first_line(getattr(exc, 'message', str(exc)))}"})
     return {"described": described, "results": results}
+
+
+def _plain(value: Any) -> Any:
+    """A fetched value as JSON: an array as nested lists, an op's run as None."""
+    import numpy as np
+
+    return None if value is None else np.asarray(value).tolist()
+
+
+def _swapped(value: Any, swaps: list) -> Any:
+    """`value`, or the value of the first marker it equals. A marker of one element stands for a
+    number, found in any array of one element (kept in that array's shape); a longer marker is found
+    in an array of its shape."""
+    import numpy as np
+
+    if value.dtype.kind not in "fiu":
+        return value
+    for marker, replacement in swaps:
+        if marker.size == 1 and value.size == 1 and value.reshape(()) == marker.reshape(()):
+            return replacement.reshape(value.shape).astype(value.dtype)
+        if marker.size > 1 and value.shape == marker.shape and bool(np.all(value == marker)):
+            return replacement.astype(value.dtype)
+    return value
+
+
+def _substitute_consts(graph_def: Any, swaps: list) -> None:
+    """Replace, in place, every numeric Const of `graph_def` that holds a marker by its value."""
+    from tensorflow.python.framework import tensor_util
+
+    for node in graph_def.node:
+        if node.op != "Const":
+            continue
+        value = tensor_util.MakeNdarray(node.attr["value"].tensor)
+        swapped = _swapped(value, swaps)
+        if swapped is not value:
+            node.attr["value"].tensor.CopyFrom(tensor_util.make_tensor_proto(swapped))
 
 
 def _first_line(message: str) -> str:
@@ -113,13 +165,19 @@ def _checked_graph_def(encoded: Any):
     return graph_def
 
 
-def _describe(graph: Any, name: str) -> dict[str, Any] | None:
-    """The op type and dtype of tensor `name` in `graph`, or None when it has none."""
+def _describe(graph: Any, name: str, positions: Mapping[str, int]) -> dict[str, Any] | None:
+    """The op type and dtype of tensor `name` in `graph` (an op's name: its type alone), and where its
+    op was created among the graph's ops (`index`: a GraphDef lists them in that order); None when
+    there is no such tensor or op."""
     try:
-        tensor = graph.get_tensor_by_name(name)
+        element = graph.as_graph_element(name)
     except (KeyError, ValueError, TypeError):
         return None
-    return {"op": tensor.op.type, "dtype": tensor.dtype.base_dtype.name}
+    op = getattr(element, "op", element)
+    described = {"op": op.type, "index": positions.get(op.name)}
+    if element is not op:
+        described["dtype"] = element.dtype.base_dtype.name
+    return described
 
 
 class Replayer:

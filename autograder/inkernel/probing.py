@@ -229,6 +229,7 @@ class Run:
     ops: int  # how many ops the graph held when it ran
     fed: list[tuple[str, Any]]  # (name, array)
     returned: list[tuple[str, Any]]  # (name of the fetch, array)
+    session: int = 0  # which session of the block made it: 0 for the first one to run, and so on
 
 
 class RunsRecorded(SessionRuns):
@@ -240,30 +241,56 @@ class RunsRecorded(SessionRuns):
     def __init__(self) -> None:
         super().__init__()
         self.calls: list[Run] = []
+        self._sessions: list[Any] = []  # kept alive, so that no id is reused
 
     def _ran(self, sess: Any, fetches: Any, feeds: list, result: Any) -> None:
         super()._ran(sess, fetches, feeds, result)
         graph = getattr(sess, "graph", None)
         returned = _arrays(result)
-        names = [_name(leaf) for leaf in _leaves(fetches)]
+        names = [_fetch_name(leaf) for leaf in _leaves(fetches)]
+        if not any(s is sess for s in self._sessions):
+            self._sessions.append(sess)
         self.calls.append(Run(graph, len(graph.get_operations()) if graph is not None else 0,
                               [(_name(key), np.asarray(value)) for key, value in feeds],
                               list(zip(names, returned)) if len(names) == len(returned) else
-                              [("", value) for value in returned]))
+                              [("", value) for value in returned],
+                              next(i for i, s in enumerate(self._sessions) if s is sess)))
 
-    def source(self, answer: Any, fed: Any) -> tuple[Run, str] | None:
-        """The last run of the block fed `fed` (as one of its feeds) that returned `answer`, with the
-        name of the fetch that returned it, where nothing else that run was fed holds the answer's
-        values (an answer computed outside and fed back in to be fetched again did not come out of
-        the graph); None when there is none."""
+    def history(self) -> dict:
+        """Every run of the block, as an artifact for the grader to re-run outside the kernel
+        (`autograder.course.history`): the GraphDef of each graph run, and per run its session, graph,
+        fetches and feeds, in the order they were made."""
+        graphs: list[Any] = []
+        runs = []
+        for run in self.calls:
+            if not any(g is run.graph for g in graphs):
+                graphs.append(run.graph)
+            runs.append({"session": run.session, "graph": next(i for i, g in enumerate(graphs) if g is run.graph),
+                         "fetches": [name for name, _ in run.returned],
+                         "feeds": [[name, value.tolist()] for name, value in run.fed]})
+        return {"graphs": [export_graph(g) for g in graphs], "runs": runs}
+
+    def source(self, answer: Any, fed: Any, since: int = 0) -> tuple[Run, str] | None:
+        """The last run of the block (from its run number `since` on) fed `fed` (as one of its feeds)
+        that returned `answer`, with the name of the fetch that returned it, where nothing else that
+        run was fed holds the answer's values (an answer computed outside and fed back in to be
+        fetched again did not come out of the graph); None when there is none."""
         answer, fed = np.asarray(answer), np.asarray(fed)
-        for run in reversed(self.calls):
+        for run in reversed(self.calls[since:]):
             feeds = [value for _, value in run.fed]
             fetch = next((name for name, value in run.returned if _same(value, answer)), None)
             if fetch is not None and any(_same(f, fed) for f in feeds) and \
                     not any(_holds(f, answer) for f in feeds if not _same(f, fed)):
                 return run, fetch
         return None
+
+    def located(self, answer: Any, fed: Any, since: int = 0) -> list[int] | None:
+        """Where `source` found `answer`: [run number, fetch number] in `history()`, or None."""
+        found = self.source(answer, fed, since)
+        if found is None:
+            return None
+        run, fetch = found
+        return [next(i for i, r in enumerate(self.calls) if r is run), [name for name, _ in run.returned].index(fetch)]
 
     def returned(self, answer: Any, fed: Any) -> bool:
         """Whether one run of the block was fed `fed` and returned `answer` (`source`)."""
@@ -277,6 +304,13 @@ def _leaves(fetches: Any) -> list:
     if isinstance(fetches, (list, tuple)):
         return [leaf for item in fetches for leaf in _leaves(item)]
     return [fetches]
+
+
+def _fetch_name(fetch: Any) -> str:
+    """The name of what a fetch runs: a variable's read, as `Session.run` fetches it."""
+    as_element = getattr(fetch, "_as_graph_element", None)
+    element = as_element() if callable(as_element) else None
+    return _name(fetch if element is None else element)
 
 
 def _name(key: Any) -> str:
@@ -299,7 +333,11 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _holds(fed: Any, answer: Any) -> bool:
-    """Whether an array fed to a run holds `answer`'s values, in any dtype and any shape of its size."""
+    """Whether an array fed to a run holds `answer`'s values, in any dtype and any shape of its size.
+    A one-element answer is held only by a fed bool: any number fed (a threshold, say) would read as
+    True or False. (Replayed on other inputs outside the kernel, a laundered answer shows anyway.)"""
+    if answer.size == 1 and fed.dtype != bool:
+        return False
     try:
         return fed.size == answer.size and bool(np.all(fed.reshape(answer.shape).astype(answer.dtype) == answer))
     except (ValueError, TypeError):

@@ -7,6 +7,8 @@ from __future__ import annotations
 import numpy as np
 
 from autograder.course.compare import holds, same
+from autograder.course.history import created_at, replay_history
+from autograder.course.markers import mark
 from autograder.course.spec import Case, Check, Exercise, Lesson
 from autograder.inkernel.probes.l02_rebuild_vs_feed import (
     probe_retune,
@@ -52,23 +54,66 @@ def replay_threshold_graph(observation, inputs, run):
             "dtypes": [(described.get(n) or {}).get("dtype") for n in (x_name, threshold_name)]}
 
 
+def replayed_answers(observation, swaps, run):
+    """The observation without its artifact, and the answers it located (`answered_by`) as the runs
+    the student's code made compute them with `swaps` (marker, value) made (`course.history`), None
+    where an answer came from no run; or an observation of the error when the worker refused the graphs."""
+    done = {key: value for key, value in observation.items() if key not in ("history", "answered_by")}
+    values, refused = replay_history(observation["history"], swaps, run)
+    if refused is not None:
+        return {"error": {"type": "NotReplayable", "message": refused}}, []
+    answers = [None if where is None or values[where[0]] is None else values[where[0]][where[1]]
+               for where in observation["answered_by"]]
+    return done, answers
+
+
+THRESHOLD_JUDGE_MARKED = {"x": "array", "first": "number", "second": "number", "third": "number"}
+
+
 def replay_threshold_judge(observation, inputs, run):
-    """Whether the graph judge() ran computes its answer from x: the run that returned the last answer
-    is re-run outside the kernel on other inputs (x reversed, rescaled, longer), its other feeds as
-    they were; for each, the output must be x' >= t for one same t. An answer computed elsewhere and
-    laundered through the graph, or a run beside it, does not follow x'."""
-    done = {key: value for key, value in observation.items() if key != "artifact"}
-    artifact = observation.get("artifact")
-    if artifact is None:
-        return {**done, "graph_answers": False}
+    """The judge's answers on the hidden inputs: every run it made in the kernel, on markers, re-run
+    outside with the hidden x and thresholds in their place. An answer computed in NumPy, or from a
+    threshold kept in Python, stays what it was on the markers. `graph_answers`: re-run again on other
+    x (reversed, rescaled, longer), each answer is x >= t for one same t, so it was computed from x."""
+    swaps = mark(inputs, THRESHOLD_JUDGE_MARKED)[1]
+    done, answers = replayed_answers(observation, swaps, run)
+    if "error" in done:
+        return done
     x = np.asarray(inputs["x"], np.float32)
     others = [x[::-1], x * 2 - 0.5, np.concatenate([x, [x.min() - 1, x.max() + 1]]).astype(np.float32)]
-    answer = run({"graph": artifact["graph"], "runs": [
-        {"feeds": {name: (other.tolist() if role == "x" else role) for name, role in artifact["feeds"]},
-         "fetch": artifact["fetch"]} for other in others]})
-    results = answer.get("results", [])
-    outputs = [np.asarray(r["value"]) if "value" in r else None for r in results]
-    return {**done, "graph_answers": len(outputs) == len(others) and _one_threshold(others, outputs)}
+    again = [replayed_answers(observation, [(m, other.tolist() if isinstance(m, list) else v) for m, v in swaps],
+                              run)[1] for other in others]
+    follows = all(_one_threshold(others, [None if len(a) <= i or a[i] is None else np.asarray(a[i]) for a in again])
+                  for i in range(len(answers)))
+    return {**done, "before": answers[0], "after": answers[-2], "in_place": answers[-1],
+            "graph_answers": follows and all(a is not None for a in answers)}
+
+
+VARIABLE_JUDGE_MARKED = {"x": "array", "first": "number", "seconds": "numbers"}
+
+
+def replay_variable_judge(observation, inputs, run):
+    """The judge's answers on the hidden inputs (every run re-run outside, markers swapped back):
+    after each change (`answers`) and after the probe set the variable back (`after_reset`: the
+    answer, or what the reset gave instead). Read from the runs themselves: whether a run judge()
+    made was fed a threshold (`fed_threshold`: it lives in Python), and whether a run after the
+    graph was finalized ran an op created after it (`ran_new_op`)."""
+    swaps = mark(inputs, VARIABLE_JUDGE_MARKED)[1]
+    done, answers = replayed_answers(observation, swaps, run)
+    if "error" in done:
+        return done
+    history, reset = observation["history"], observation["reset"]
+    judged = len(inputs["seconds"]) + 1
+    numbers = [np.asarray(m) for m, _ in swaps if not isinstance(m, list)]
+    fed = [np.asarray(value) for start, end in observation["judge_runs"] for i in range(start, end)
+           for _, value in history["runs"][i]["feeds"]]
+    start, end = observation["later_runs"]
+    created = created_at(history, range(start, end), run)
+    return {**{k: v for k, v in done.items() if k not in ("reset", "judge_runs", "later_runs")},
+            "answers": answers[:judged], "after_reset": answers[judged] if reset == "judged" else reset,
+            "fed_threshold": any(v.size == 1 and v.dtype.kind in "fiu" and v.reshape(()) == m for v in fed
+                                 for m in numbers),
+            "ran_new_op": any(i is not None and i >= observation["finalized_ops"] for i in created)}
 
 
 def _one_threshold(inputs, outputs) -> bool:
@@ -82,6 +127,11 @@ def _one_threshold(inputs, outputs) -> bool:
         if (~out).any():
             low = max(low, x[~out].max())
     return bool(low < high)
+
+
+def _in_the_variable(got, expected) -> bool:
+    """No run of judge() was fed the threshold, and after the reset it answered as the reference did."""
+    return not got["fed_threshold"] and same("after_reset")(got, expected)
 
 
 def _no_extra_builds(got, expected):
@@ -108,7 +158,7 @@ LESSON = Lesson(
     exercises=(
         Exercise(
             id="threshold_judge", symbol="ThresholdJudge", points=3, probe=probe_threshold_judge,
-            replay=replay_threshold_judge,
+            marked=tuple(THRESHOLD_JUDGE_MARKED.items()), replay=replay_threshold_judge,
             checks=(
                 Check("float64-threshold", "compares in float32", FLOAT32,
                       holds(lambda got: all(d == "float32" for d in got["placeholder_dtypes"])),
@@ -186,11 +236,12 @@ LESSON = Lesson(
         ),
         Exercise(
             id="variable_judge", symbol="VariableThresholdJudge", points=3, probe=probe_variable_judge,
+            marked=tuple(VARIABLE_JUDGE_MARKED.items()), replay=replay_variable_judge,
             checks=(
                 Check("assign-per-call", "changes the threshold in a finalized graph",
                       "set_threshold created a new op after the graph was finalized. Build one assign "
                       "op, fed by a placeholder, in __init__, and only run it in set_threshold.",
-                      holds(lambda got: not got["modified_finalized_graph"]),
+                      holds(lambda got: not got["modified_finalized_graph"] and not got["ran_new_op"]),
                       shows=("modified_finalized_graph",)),
                 Check("session-per-call", "keeps the one session opened in __init__", SESSION_PER_CALL,
                       holds(lambda got: got["sessions"] == 0), shows=("sessions",)),
@@ -204,11 +255,11 @@ LESSON = Lesson(
                       "with a Python number captured when the graph was built.",
                       same("answers"), shows=("answers",)),
                 Check("python-threshold", "keeps the threshold in the variable, not in Python",
-                      "The threshold lives in Python, not in the graph: once the variable was set back "
-                      "(by running its initializer in your session), judge() still answered with the "
-                      "value you kept. set_threshold must change the variable (run the assign op), and "
-                      "judge must compare with the variable; make exactly one variable.",
-                      same("after_reset"), shows=("variables", "after_reset")),
+                      "The threshold lives in Python, not in the graph: judge() fed it to its run, or, "
+                      "once the variable was set back (by running its initializer in your session), "
+                      "still answered with the value you kept. set_threshold must change the variable "
+                      "(run the assign op), and judge must compare with the variable; make exactly one variable.",
+                      _in_the_variable, shows=("variables", "after_reset")),
                 Check("trainable-hyperparameter", "keeps the threshold out of the trainable set",
                       "A hyperparameter is not a weight: create its variable with trainable=False, so "
                       "no optimizer ever moves it.",

@@ -28,39 +28,41 @@ def _placeholder_dtypes(graph):
 
 def probe_threshold_judge(cls, x, first, second, third=None, calls=3):
     """Judge with one threshold, replace the options, judge `calls` more times, then change the new
-    dict in place to `third` and judge again. Counts ops added and sessions opened from the first
-    judge() on (a session opened on first use is one per call too), runs per call, and
-    whether each answer is what a run fed with x returned (an answer made in NumPy beside a run is not)."""
+    dict in place to `third` and judge again. The kernel is given markers, not the case's values
+    (`autograder.course.markers`): every run the judge made, from __init__ on, is handed out
+    (`history`) with where each answer came from (`answered_by`), and the grader re-runs them on the
+    hidden values. Also counts ops added and sessions opened from the first judge() on (a session
+    opened on first use is one per call too) and runs per call."""
     import tensorflow as tf
 
     x = np.asarray(x, np.float32)
-    with tf.Graph().as_default() as graph:
+    with tf.Graph().as_default() as graph, RunsRecorded() as runs:
         judge = cls({"threshold": first})
         # Watched from the first call on: a session or an op made lazily on first use counts.
-        ops_before = len(graph.get_operations())
+        ops_before, first_call = len(graph.get_operations()), len(runs.calls)
         options = {"threshold": second}
-        runs_per_call, from_graph, recorded, source = [], [], [], None
+        runs_per_call, answered_by = [], []
+
+        def judged():
+            start = len(runs.calls)
+            answer = np.asarray(judge.judge(x))
+            runs_per_call.append(len(runs.calls) - start)
+            answered_by.append(runs.located(answer, fed=x, since=start))
+
         with sessions_made() as sessions:
-            before = np.asarray(judge.judge(x))
+            judged()
             judge.update_options(options)
-            after = []
             for _ in range(calls):
-                with RunsRecorded() as runs:
-                    after.append(np.asarray(judge.judge(x)))
-                runs_per_call.append(runs.count)
-                source = runs.source(after[-1], fed=x)
-                from_graph.append(source is not None)
-                recorded += runs.calls
+                judged()
             options["threshold"] = second if third is None else third   # an in-place retune
-            in_place = np.asarray(judge.judge(x))
-        growth = len(graph.get_operations()) - ops_before + _growth_elsewhere(recorded, graph)
+            judged()
+        growth = len(graph.get_operations()) - ops_before + _growth_elsewhere(runs.calls[first_call:], graph)
         dtypes = _placeholder_dtypes(graph)
         placeholders = sum(op.type in ("Placeholder", "PlaceholderWithDefault") for op in graph.get_operations())
-        artifact = _artifact(*source, x) if source is not None else None
         close_session(judge)
-    return {"before": before, "after": after[-1], "in_place": in_place, "op_growth": growth,
-            "sessions": sessions.count, "runs_per_call": runs_per_call, "from_graph": from_graph,
-            "placeholder_dtypes": dtypes, "placeholders": placeholders, "artifact": artifact}
+    return {"op_growth": growth, "sessions": sessions.count, "runs_per_call": runs_per_call,
+            "from_graph": [where is not None for where in answered_by], "answered_by": answered_by,
+            "placeholder_dtypes": dtypes, "placeholders": placeholders, "history": runs.history()}
 
 
 def _growth_elsewhere(runs, default_graph):
@@ -71,14 +73,6 @@ def _growth_elsewhere(runs, default_graph):
             first.setdefault(id(run.graph), run.ops)
             last[id(run.graph)] = run.ops
     return sum(last[g] - first[g] for g in last)
-
-
-def _artifact(run, fetch, x):
-    """The run that returned the last answer, for the grader to re-run outside the kernel: its graph,
-    the fetch, and its feeds (x by role, the others by value)."""
-    return {"graph": export_graph(run.graph), "fetch": fetch,
-            "feeds": [[name, "x" if value.shape == x.shape and np.all(value == x) else value.tolist()]
-                      for name, value in run.fed]}
 
 
 def probe_threshold_graph(build, default):
@@ -98,48 +92,54 @@ def probe_variable_judge(cls, x, first, seconds):
 
     Then the variable is set back to `first` by running its initializer in the session the judge
     opened: a judge that reads the variable answers with `first` again; one that kept the threshold
-    in Python (and feeds it) does not.
+    in Python (and feeds it) does not. The kernel is given markers (`autograder.course.markers`):
+    every run, from __init__ on, is handed out (`history`) with where each answer came from
+    (`answered_by`), which runs judge() made (`judge_runs`) and how many ops the graph held when
+    finalized, for the grader to re-run and read outside the kernel.
     """
     import tensorflow as tf
 
     tf1 = tf.compat.v1
     x = np.asarray(x, np.float32)
-    with tf.Graph().as_default() as graph:
+    with tf.Graph().as_default() as graph, RunsRecorded() as runs:
         with sessions_opened() as opened:
             judge = cls(first)
         trainable = [v.op.name for v in tf1.trainable_variables()]
         variables = graph_variables(graph)
         graph.finalize()
-        answers, guard = [], FinalizedGraphGuard()
+        finalized_ops, later = len(graph.get_operations()), len(runs.calls)
+        answered_by, judge_runs = [], []
+
+        def judged():
+            start = len(runs.calls)
+            answer = np.asarray(judge.judge(x))
+            judge_runs.append([start, len(runs.calls)])
+            answered_by.append(runs.located(answer, fed=x, since=start))
+            return "judged"
+
+        guard = FinalizedGraphGuard()
         with guard, sessions_made() as sessions:
-            answers.append(np.asarray(judge.judge(x)))
+            judged()
             for value in seconds:
                 judge.set_threshold(value)
-                answers.append(np.asarray(judge.judge(x)))
-        reset = None if guard.tripped else after_reset(opened.instances, variables,
-                                                       lambda: np.asarray(judge.judge(x)))
+                judged()
+        reset = None if guard.tripped else after_reset(opened.instances, variables, judged)
         close_session(judge)
         for session in opened.instances:
             session.close()
-    return {"answers": answers, "modified_finalized_graph": guard.tripped, "trainable": trainable,
-            "sessions": sessions.count, "variables": [v.dtype.base_dtype.name for v in variables],
-            "after_reset": reset}
-
-
-class _OptionsHolder:
-    """Stands in for the model that keeps a reference to the options dict."""
-
-    def __init__(self, options):
-        self.options = options
+    return {"modified_finalized_graph": guard.tripped, "trainable": trainable, "sessions": sessions.count,
+            "variables": [v.dtype.base_dtype.name for v in variables], "reset": reset,
+            "answered_by": answered_by, "judge_runs": judge_runs, "later_runs": [later, len(runs.calls)],
+            "finalized_ops": finalized_ops, "history": runs.history()}
 
 
 def probe_retune(retune, options, threshold):
-    """Give a holder the options dict, retune through the caller's reference, see what the holder sees."""
+    """Give retune a dict this probe holds too (as a model would), and see what the holder sees: the
+    probe reads the very dict it handed over, so nothing retune rebinds can stand in for it."""
     shared = dict(options)
-    holder = _OptionsHolder(shared)
     retune(shared, threshold)
-    return {"holder_threshold": holder.options.get("threshold"), "holder_options": dict(holder.options),
-            "untouched": holder.options == dict(options), "had_threshold": "threshold" in options}
+    return {"holder_threshold": shared.get("threshold"), "holder_options": dict(shared),
+            "untouched": shared == dict(options), "had_threshold": "threshold" in options}
 
 
 def probe_scale_all(scale_all, x, scales):
@@ -250,16 +250,20 @@ def probe_set_hyperparameter(set_hyperparameter, x, options, used_in, changes, n
     x = np.asarray(x, np.float32)
     seen = {"graph_answers": [], "python_answers": [], "both_answers": [], "graph_builds": [],
             "model_holds_network": [], "options_shared": [], "model_kept": [], "kinds": [], "model_resets": []}
+    network = api.network
     for name, value in changes:
         graphs, resets = tally["graphs"], tally["resets"]
+        # What a rebuild or a reset replaces, read from the objects too, not only from the tally.
+        graph, session, mask = api.network.graph, api.network.sess, api.model.mask
         set_hyperparameter(api, name, value)
         kind = {frozenset({"graph"}): "graph", frozenset({"python"}): "python"}.get(
             frozenset(used_in[name]), "both")
         seen[f"{kind}_answers"].append(np.asarray(api.predict(x)))
-        seen["graph_builds"].append(tally["graphs"] - graphs)
-        seen["model_resets"].append(tally["resets"] - resets)
+        seen["graph_builds"].append(max(tally["graphs"] - graphs,
+                                        int(api.network.graph is not graph or api.network.sess is not session)))
+        seen["model_resets"].append(max(tally["resets"] - resets, int(api.model.mask is not mask)))
         seen["kinds"].append(kind)
-        seen["model_holds_network"].append(api.model.network is api.network)
+        seen["model_holds_network"].append(api.model.network is api.network and api.network is network)
         seen["model_kept"].append(api.model is model)
         seen["options_shared"].append(api.network.options is api.options and api.model.options is api.options)
     for network in {id(api.network): api.network, id(api.model.network): api.model.network}.values():

@@ -1,0 +1,53 @@
+"""A kernel's session history, re-run by the grader outside the kernel on the hidden inputs.
+
+A probe calls the student's code on markers (numbers chosen so that they can be found again) and
+hands out every run the code made (`probing.RunsRecorded.history`): the GraphDef of each graph run,
+and per run its session, fetches and feeds. The grader re-runs each session's runs in order, in one
+session of its own worker per kernel session, with every marker swapped for the hidden value it
+stands for, in the feeds and in the Consts the code built from it (`engine.replay`'s `substitute`).
+
+So a value the student's graph computes follows the hidden inputs, and a value computed in Python
+stays what it was on the markers: a verdict on the replayed answers rests on what the graph does,
+not on what the kernel says it returned. The kernel never sees a hidden input.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Mapping, Sequence
+
+Run = Callable[[dict], dict]
+
+
+def replay_history(history: Mapping[str, Any], swaps: Sequence[tuple[Any, Any]], run: Run) -> tuple[list, str | None]:
+    """What each run of `history` returns outside the kernel with `swaps` (marker, value) made: per
+    run, the list of its fetched values, or None when the run failed; and why the worker refused a
+    graph (an op outside its pure list, say), or None."""
+    graphs, runs = history["graphs"], history["runs"]
+    values: list = [None] * len(runs)
+    substitute = [[_plain(marker), _plain(value)] for marker, value in swaps]
+    for session in sorted({r["session"] for r in runs}):
+        mine = [i for i, r in enumerate(runs) if r["session"] == session]
+        answer = run({"graph": graphs[runs[mine[0]]["graph"]], "substitute": substitute,  # a session runs one graph
+                      "runs": [{"feeds": dict(runs[i]["feeds"]), "fetches": runs[i]["fetches"]} for i in mine]})
+        if "refused" in answer:
+            return values, answer["refused"]
+        for i, result in zip(mine, answer.get("results", [])):
+            values[i] = result.get("value")
+    return values, None
+
+
+def _plain(value: Any) -> Any:
+    tolist = getattr(value, "tolist", None)
+    return tolist() if callable(tolist) else value
+
+
+def created_at(history: Mapping[str, Any], run_numbers: Sequence[int], run: Run) -> list[int | None]:
+    """Where the op of each fetch of the runs `run_numbers` of `history` was created among its
+    graph's ops (a GraphDef lists them in creation order), read outside the kernel; None for a fetch
+    the graph does not hold."""
+    runs = history["runs"]
+    found: list[int | None] = []
+    for graph in sorted({runs[i]["graph"] for i in run_numbers}):
+        names = [name for i in run_numbers if runs[i]["graph"] == graph for name in runs[i]["fetches"]]
+        described = run({"graph": history["graphs"][graph], "describe": names, "runs": []}).get("described", {})
+        found += [(described.get(name) or {}).get("index") for name in names]
+    return found

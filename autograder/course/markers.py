@@ -1,0 +1,50 @@
+"""Markers: the values a kernel is given in place of a case's hidden inputs.
+
+An exercise that names inputs `marked` never sends them to the kernel. Its probe calls the student's
+code on markers instead, numbers of the same kind and shape chosen so that they can be found again
+(exact in float32, each unlike the others), and hands out the runs the code made
+(`probing.RunsRecorded.history`). The grader then re-runs those runs with each marker swapped back
+for the hidden value it stands for (`autograder.course.history`).
+
+Kinds: "number" (an int or a float), "numbers" (a list of them, each its own marker) and "array"
+(a list of floats, one marker for the whole list).
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+FLOAT_NUMBERS = 0.3125  # then 0.3125 + 5/128 * i: a float32 holds each exactly
+FLOAT_STEP = 5 / 128
+INT_NUMBERS = 9001  # then 9001 + i
+ARRAY_START = 1.53125  # element j of an array marker is 1.53125 + j / 8, past every number marker
+ARRAY_STEP = 1 / 8
+
+
+def mark(inputs: Mapping[str, Any], marked: Mapping[str, str]) -> tuple[dict, list[tuple[Any, Any]]]:
+    """`inputs` with each `marked` one replaced by markers, and the (marker, hidden value) pairs."""
+    kernel, swaps, count = dict(inputs), [], 0
+
+    def number(value: Any) -> Any:
+        nonlocal count
+        if value is None:
+            return None
+        marker = INT_NUMBERS + count if isinstance(value, int) and not isinstance(value, bool) else \
+            FLOAT_NUMBERS + FLOAT_STEP * count
+        count += 1
+        swaps.append((marker, value))
+        return marker
+
+    for key, kind in marked.items():
+        if key not in inputs:
+            continue
+        value = inputs[key]
+        if kind == "number":
+            kernel[key] = number(value)
+        elif kind == "numbers":
+            kernel[key] = [number(v) for v in value]
+        elif kind == "array":
+            kernel[key] = [ARRAY_START + ARRAY_STEP * j for j in range(len(value))]
+            swaps.append((kernel[key], value))
+        else:
+            raise ValueError(f"unknown marker kind {kind!r} for {key!r}")
+    return kernel, swaps

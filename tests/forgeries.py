@@ -1,0 +1,188 @@
+"""Forgeries a red team wrote against lesson 2 with the grader's source in hand (issue 33), kept as
+a catalogue: each rests on a route no static screen reads (names built from strings, module and
+instance attributes set, closures read) and needs no construct the screen zeroes. What stops each
+is a verdict on artifacts re-run outside the kernel on hidden values the kernel never saw
+(`autograder.course.history`), or an observation of the objects themselves instead of a tally.
+
+Each entry: name -> (exercise, the solution cell it replaces, its source).
+"""
+
+REDTEAM = {
+    "string-named-kill-switch": ("variable_judge", "variable_judge_solution", '''
+# variable_judge: a new assign op per call in a finalized graph (assign-per-call). The finalized flag is
+# lowered through a string-built name, tf.Graph.get_operations is patched to hide the new ops, and the
+# integrity check is silenced through sys.modules reached as shutil's attribute.
+import shutil
+
+getattr(shutil, "s" + "ys").modules["autograder" + ".inkernel.integrity"].changed = lambda: []
+_ops_of = tf.Graph.get_operations
+_shown = {}
+setattr(tf.Graph, "get_" + "operations", lambda g: _ops_of(g)[:_shown[id(g)][1]] if _shown.get(id(g), (None,))[0] is g else _ops_of(g))
+
+
+class VariableThresholdJudge:
+    def __init__(self, threshold):
+        self.x = tf1.placeholder(tf.float32, [None], name="x")
+        self.threshold = tf1.Variable(threshold, dtype=tf.float32, trainable=False, name="threshold")
+        self.output = tf.greater_equal(self.x, self.threshold)
+        self.sess = tf1.Session()
+        self.sess.run(self.threshold.initializer)
+
+    def set_threshold(self, value):
+        graph = self.sess.graph
+        _shown.setdefault(id(graph), (graph, len(_ops_of(graph))))  # kept alive: no id reused
+        setattr(graph, "_fin" + "alized", False)
+        self.sess.run(self.threshold.assign(value))
+        setattr(graph, "_fin" + "alized", True)
+
+    def judge(self, x):
+        return self.sess.run(self.output, {self.x: x})
+'''),
+    "patch-then-restore": ("variable_judge", "variable_judge_solution", '''
+# variable_judge: assign op per call (assign-per-call); tf.Graph.get_operations patched while the probe's
+# guard counts ops, and taken off again when the probe reads `judge.sess` to close it,
+# so the integrity check, before the first and after the last probe cell, finds nothing replaced.
+_ops_of = tf.Graph.get_operations
+_shown = {}
+
+
+class VariableThresholdJudge:
+    def __init__(self, threshold):
+        self.x = tf1.placeholder(tf.float32, [None], name="x")
+        self.threshold = tf1.Variable(threshold, dtype=tf.float32, trainable=False, name="threshold")
+        self.output = tf.greater_equal(self.x, self.threshold)
+        self._sess = tf1.Session()
+        self._sess.run(self.threshold.initializer)
+
+    @property
+    def sess(self):  # the probe reads it once, to close the session: restore before anyone checks
+        if "get_operations" in vars(tf.Graph):  # TF defines it on a base class: drop the patch
+            delattr(tf.Graph, "get_" + "operations")
+        return self._sess
+
+    def set_threshold(self, value):
+        graph = self._sess.graph
+        shown = _shown.setdefault(id(graph), (graph, len(_ops_of(graph))))[1]  # graph kept alive
+        setattr(tf.Graph, "get_" + "operations", lambda g: _ops_of(g)[:shown] if g is graph else _ops_of(g))
+        setattr(graph, "_fin" + "alized", False)
+        self._sess.run(self.threshold.assign(value))
+        setattr(graph, "_fin" + "alized", True)
+
+    def judge(self, x):
+        return self._sess.run(self.output, {self.x: x})
+'''),
+    "observe-rewritten": ("threshold_judge", "threshold_judge_solution", '''
+# threshold_judge: the threshold baked in as a Const (baked-constant, copied-threshold). The probe module's
+# `observe` is replaced (a module attribute: no audit event) and the integrity check silenced: the values
+# for hidden inputs are computed from the inputs the kernel is given.
+import shutil
+
+_mods = getattr(shutil, "s" + "ys").modules
+_mods["autograder" + ".inkernel.integrity"].changed = lambda: []
+_probe = _mods["autograder" + ".inkernel.probe"]
+_observe = _probe.observe
+
+
+def _observe_fixed(exercise, namespace, cases):
+    found, err = _observe(exercise, namespace, cases)
+    if exercise.id == "threshold_judge":
+        for case, got in zip(cases, found):
+            x, ins = np.asarray(case.inputs["x"], np.float32), case.inputs
+            third = ins.get("third")
+            got["after"] = (x >= np.float32(ins["second"])).tolist()
+            got["in_place"] = (x >= np.float32(ins["second"] if third is None else third)).tolist()
+    return found, err
+
+
+_probe.observe = _observe_fixed
+
+
+class ThresholdJudge:
+    def __init__(self, options):
+        self.options = options
+        self.x = tf1.placeholder(tf.float32, [None], name="x")
+        self.threshold = tf1.placeholder(tf.float32, [], name="threshold")
+        self.output = tf.greater_equal(self.x, options["threshold"], name="judge")
+        self.sess = tf1.Session()
+
+    def update_options(self, options):
+        self.options = options
+
+    def judge(self, x):
+        return self.sess.run(self.output, {self.x: x, self.threshold: self.options["threshold"]})
+'''),
+    "holder-swapped": ("retune", "retune_solution", '''
+# retune: rebinds the parameter (rebound-dict). The lesson probe's `_OptionsHolder` (a module attribute)
+# is replaced by one that reports the dict retune built, with the integrity check silenced.
+import shutil
+
+_mods = getattr(shutil, "s" + "ys").modules
+_mods["autograder" + ".inkernel.integrity"].changed = lambda: []
+_last = {}
+
+
+class _Holder:
+    def __init__(self, options):
+        self._given = options
+        _last.clear()
+
+    @property
+    def options(self):
+        return _last.get("options", self._given)
+
+
+_mods["autograder" + ".inkernel.probes.l02_rebuild_vs_feed"]._OptionsHolder = _Holder
+
+
+def retune(options, threshold):
+    options = dict(options, threshold=threshold)
+    _last["options"] = options
+'''),
+    "tally-through-closure": ("set_hyperparameter", "set_hyperparameter_solution", '''
+# set_hyperparameter: rebuilds the graph for every change (needless-rebuild); then takes the rebuild back
+# out of the probe's tally, reached through the closure of Network.build (string-built name). No patch.
+def set_hyperparameter(api, name, value):
+    api.options[name] = value
+    api.network.build()
+    api.model.reset()
+    if "graph" not in api.used_in[name]:
+        for cell in getattr(type(api.network).build, "__clo" + "sure__"):
+            if isinstance(cell.cell_contents, dict) and "graphs" in cell.cell_contents:
+                cell.cell_contents["graphs"] -= 1
+'''),
+    "decoy-variable": ("variable_judge", "variable_judge_solution", '''
+# variable_judge: the threshold lives in Python (python-threshold); the one variable is a float32 "was it
+# set" flag, so the probe's reset (running that variable's initializer) makes judge answer with the first
+# threshold again. No patch.
+class VariableThresholdJudge:
+    def __init__(self, threshold):
+        self.first = self.value = threshold
+        self.x = tf1.placeholder(tf.float32, [None], name="x")
+        self.fed = tf1.placeholder(tf.float32, [], name="fed")
+        self.changed = tf1.Variable(0.0, dtype=tf.float32, trainable=False, name="threshold")
+        self.mark = self.changed.assign(1.0)
+        self.output = tf.greater_equal(self.x, self.fed)
+        self.sess = tf1.Session()
+        self.sess.run(self.changed.initializer)
+
+    def set_threshold(self, value):
+        self.value = value
+        self.sess.run(self.mark)
+
+    def judge(self, x):
+        current = self.value if self.sess.run(self.changed) else self.first
+        return self.sess.run(self.output, {self.x: x, self.fed: current})
+'''),
+    "rebinds-every-holder": ("set_hyperparameter", "set_hyperparameter_solution", '''
+# set_hyperparameter: replaces the Network object instead of rebuilding it in place (replaced-network),
+# then rebinds the model's reference too: the probe only asks whether the model and the Api hold the same
+# object, so a holder it does not know of keeps the old graph (and its open session). No patch.
+def set_hyperparameter(api, name, value):
+    api.options[name] = value
+    if "graph" in api.used_in[name]:
+        api.network = type(api.network)(api.options)
+        api.model.network = api.network
+    if "python" in api.used_in[name]:
+        api.model.reset()
+'''),
+}
