@@ -15,7 +15,7 @@ PYTEST_ARGS ?=
 # nbgrader runs tools (alembic) from PATH: put the venv first.
 export PATH := $(abspath $(VENV))/bin:$(PATH)
 
-.PHONY: setup lab test e2e release grade report bench mutants student-bundle clean
+.PHONY: setup lab test e2e release grade report bench bench-load mutants student-bundle clean
 
 # The same test the grader makes (autograder.engine.sandbox.bwrap_works): can bubblewrap build a sandbox?
 BWRAP_CHECK := bwrap --ro-bind / / --unshare-net --unshare-pid --cap-drop ALL true >/dev/null 2>&1
@@ -70,6 +70,12 @@ bench: setup
 	$(PY) bench/grading_throughput.py --students $(or $(STUDENTS),2) --repeats $(or $(REPEATS),3) --jobs $(JOBS)
 	$(PY) bench/solution_times.py --repeats $(or $(REPEATS),3)
 	$(PY) bench/similarity_pass.py --students 500
+
+# DESIGN.md's load rule: every solution's Run All with BUSY spin loops beside it (6: a load of about 7 on
+# two cores); per lesson the claims that ran and failed (with their text), the wall time and the load
+# average seen. Exit 1 when a claim failed. ASSIGNMENTS="02_rebuild_vs_feed" narrows it.
+bench-load: setup
+	$(PY) -m bench.claims_under_load --busy $(or $(BUSY),6) --repeats $(or $(REPEATS),1) $(ASSIGNMENTS)
 
 # Machine-made mutants of every solution, graded in one warm batch: each exercise's kill rate and the
 # survivors to triage (tests/mutation/). ASSIGNMENTS="02_rebuild_vs_feed" narrows it.

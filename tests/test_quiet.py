@@ -47,6 +47,18 @@ def fd2_relayed():
             os.environ["PYTEST_CURRENT_TEST"] = saved
 
 
+def errors_of(nb) -> list[str]:
+    """The errors the cells raised, as `ename: evalue`."""
+    return [f"{o.ename}: {o.evalue}" for c in nb.cells if c.cell_type == "code" for o in c.outputs
+            if o.output_type == "error"]
+
+
+def stdout_of(nb) -> str:
+    """All the text the code cells printed to stdout (where claims print their ✓ and ✗ lines)."""
+    return "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs
+                   if o.output_type == "stream" and o.name == "stdout")
+
+
 def run(nb):
     """Execute `nb` in a fresh kernel of this venv, fd 2 relayed."""
     with fd2_relayed():
@@ -95,11 +107,9 @@ def test_every_lesson_has_a_claim_count():
 @pytest.mark.parametrize("assignment", ASSIGNMENTS)
 def test_a_correct_run_all_writes_nothing_to_stderr_and_every_claim_holds(assignment):
     nb = run(nbformat.read(solution_path(lessons.load(assignment)), as_version=4))
-    errors = [o for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "error"]
-    assert not errors, [f"{e.ename}: {e.evalue}" for e in errors]
+    assert not errors_of(nb), errors_of(nb)
     assert not [s for s in stderr_of(nb) if s], [s for s in stderr_of(nb) if s]
-    printed = "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs
-                      if o.output_type == "stream" and o.name == "stdout")
+    printed = stdout_of(nb)
     assert not failed_claims(printed), failed_claims(printed)
     assert count_claims(printed) >= CLAIMS_AT_LEAST[assignment], \
         f"{count_claims(printed)} claims ran, at least {CLAIMS_AT_LEAST[assignment]} expected: a claim cell stopped running"
