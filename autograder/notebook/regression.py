@@ -32,37 +32,43 @@ def regression_data(seed: int, n: int = 64) -> tuple[np.ndarray, np.ndarray]:
     return x, y
 
 
-def train_to(ckpt_dir: str, build: Callable, x_data: np.ndarray, y_data: np.ndarray, pick_rows: Callable,
-             total_steps: int = 40, crash_after: int | None = None, save_every: int = 5,
-             max_to_keep: int = 2, recover: bool = False) -> tuple[dict, np.ndarray]:
+def train_to(directory: str, build: Callable, x_data: np.ndarray, y_data: np.ndarray, pick_rows: Callable,
+             total_steps: int = 40, crash_after: int | None = None, every: int = 5, keep: int = 2,
+             recover: bool = False) -> tuple[dict, np.ndarray]:
     """Build the model with `build(seed=1)` in a new graph, restore the newest checkpoint of
-    ckpt_dir or initialise, then train to total_steps.
+    `directory` or initialise, then train until the global step reaches total_steps.
 
     `pick_rows(step, rng)` chooses each step's rows; `rng` is a generator made when this call
-    starts, as most scripts make one. Saves `ckpt_dir/model-<step>` every `save_every` steps, and
-    returns after `crash_after` steps of this call if given, as if the process died. With
-    `recover`, a restore is followed by `saver.recover_last_checkpoints(...)` on the paths the state
-    file lists, so that `max_to_keep` also deletes the checkpoints an earlier process wrote. Returns
-    ({global step: loss of that step}, w at the end).
+    starts, as most scripts make one. Saves `directory/model-<step>` every `every` steps with a
+    Saver that keeps `keep`, and returns after `crash_after` steps of this call if given, as if the
+    process died. With `recover`, a restore is followed by `saver.recover_last_checkpoints(...)` on
+    the paths the state file lists, so that `keep` also bounds the checkpoints an earlier process
+    wrote. Returns ({global step: loss of that step}, w at the end).
     """
     with tf.Graph().as_default() as graph:
         m = build(seed=1)
-        saver = tf1.train.Saver(max_to_keep=max_to_keep)
+        saver = tf1.train.Saver(max_to_keep=keep)
         init = tf1.global_variables_initializer()
         graph.finalize()
+        prefix = os.path.join(directory, "model")
         with tf1.Session() as sess:
-            latest = tf.train.latest_checkpoint(ckpt_dir)
-            saver.restore(sess, latest) if latest else sess.run(init)
-            if latest and recover:
-                saver.recover_last_checkpoints(tf1.train.get_checkpoint_state(ckpt_dir).all_model_checkpoint_paths)
+            newest = tf.train.latest_checkpoint(directory)
+            if newest is None:
+                sess.run(init)
+            else:
+                saver.restore(sess, newest)
+                if recover:
+                    listed = tf1.train.get_checkpoint_state(directory).all_model_checkpoint_paths
+                    saver.recover_last_checkpoints(listed)
             rng = np.random.RandomState(0)
-            step, losses = tf1.train.global_step(sess, m["global_step"]), {}
-            while step < total_steps and (crash_after is None or len(losses) < crash_after):
+            losses = {}
+            step = tf1.train.global_step(sess, m["global_step"])
+            while step < total_steps and len(losses) != crash_after:
                 rows = pick_rows(step, rng)
                 losses[step], _ = sess.run([m["loss"], m["train_op"]], {m["x"]: x_data[rows], m["y"]: y_data[rows]})
                 step = tf1.train.global_step(sess, m["global_step"])
-                if step % save_every == 0:
-                    saver.save(sess, os.path.join(ckpt_dir, "model"), global_step=step)
+                if step % every == 0:
+                    saver.save(sess, prefix, global_step=step)
             return losses, sess.run(m["w"])
 
 
