@@ -262,10 +262,10 @@ def probe_best_keeper(best_keeper_cls, val_losses, save_every):
             other.update(sess, min(val_losses) - 1.0, 0)
             for step, val_loss in enumerate(val_losses, 1):
                 sess.run(advance)
-                if step % save_every == 0:
+                if not step % save_every:
                     periodic.save(sess, os.path.join(ckpt_dir, "model"), global_step=global_step)
                 saved.append(bool(keeper.update(sess, val_loss, step)))
-        latest = tf.train.latest_checkpoint(ckpt_dir)
+        latest_periodic = tf.train.latest_checkpoint(ckpt_dir)
         best_dir = os.path.join(ckpt_dir, "best")
         best_kept = _basenames(tf1.train.get_checkpoint_state(best_dir)) if os.path.isdir(best_dir) else []
         best_w = None
@@ -275,7 +275,7 @@ def probe_best_keeper(best_keeper_cls, val_losses, save_every):
         best_files = _checkpoints_on_disk(best_dir)
     ties = [i for i, loss in enumerate(val_losses) if i and loss == min(val_losses[:i])]
     return {"saved": saved, "tie_saved": [saved[i] for i in ties],
-            "latest_periodic": os.path.basename(latest) if latest else None,
+            "latest_periodic": os.path.basename(latest_periodic) if latest_periodic else None,
             "best_kept": best_kept, "best_w": best_w, "best_files": best_files,
             "savers_in_update": savers.count, "stray_files": cwd.left}
 
