@@ -83,7 +83,7 @@ CLAIMS_AT_LEAST = {
     "04_variable_scope_copies": 38,
     "05_checkpoints_and_summaries": 54,
     "06_seeds_and_pipelines": 42,
-    "07_learning_rate_decay": 58,
+    "07_learning_rate_decay": 59,
 }
 
 
