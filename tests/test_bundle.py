@@ -62,7 +62,8 @@ INSTRUCTOR_ONLY = ("engine.kernel", "engine.sandbox", "engine.jail", "engine.cgr
 def test_bundle_ships_exactly_the_modules_the_check_cells_import(bundle, tmp_path):
     """Unpacked alone (the course checkout out of reach), its autograder runs a check; and every
     module it ships is one that the check cells, the lessons, the lab or the notebooks' helpers (pictures,
-    claims, the timing harnesses of lessons 01-04 and 06, lesson 05's training loop and run-file readers) import."""
+    claims, the timing harnesses of lessons 01-04 and 06, lesson 05's training loop and run-file readers,
+    lesson 07's schedule helpers) import."""
     with zipfile.ZipFile(build(tmp_path / "b.zip")) as archive:
         archive.extractall(tmp_path)
     course = tmp_path / "tfgraph-course"
@@ -71,7 +72,10 @@ def test_bundle_ships_exactly_the_modules_the_check_cells_import(bundle, tmp_pat
     assert not [m for m in shipped for part in INSTRUCTOR_ONLY
                 if m == f"autograder.{part}" or m.startswith(f"autograder.{part}.")]
     script = (
-        "import sys, autograder, autograder.check, autograder.frontends.lab, autograder.graph_picture, autograder.notebook.claims, autograder.notebook.pipeline_timing, autograder.notebook.regression, autograder.notebook.run_files, autograder.notebook.timing, autograder.course.lessons as L\n"
+        "import sys, autograder, autograder.check, autograder.frontends.lab, autograder.graph_picture, "
+        "autograder.notebook.claims, autograder.notebook.pipeline_timing, autograder.notebook.plateau, "
+        "autograder.notebook.regression, autograder.notebook.run_files, autograder.notebook.schedule_race, "
+        "autograder.notebook.schedules, autograder.notebook.timing, autograder.course.lessons as L\n"
         "assert autograder.__file__.startswith(sys.argv[1]), autograder.__file__\n"
         "for a in L.assignments(): L.load(a)\n"
         "check = autograder.check.Checker('02_rebuild_vs_feed')\n"

@@ -93,9 +93,9 @@ CLAIMS_AT_LEAST = {
     "02_rebuild_vs_feed": 22,
     "03_collections_and_trainable": 54,
     "04_variable_scope_copies": 38,
-    "05_checkpoints_and_summaries": 54,
+    "05_checkpoints_and_summaries": 57,
     "06_seeds_and_pipelines": 42,
-    "07_learning_rate_decay": 58,
+    "07_learning_rate_decay": 59,
 }
 
 
