@@ -1,6 +1,7 @@
 """Forgeries a red team wrote against lesson 2 with the grader's source in hand (issue 33), kept as
 a catalogue: each rests on a route no static screen reads (names built from strings, module and
-instance attributes set, closures read) and needs no construct the screen zeroes. What stops each
+instance attributes set, closures read), or on no patch at all (an answer laundered through a run,
+a graph of its own, a captured session constructor), and needs no construct the screen zeroes. What stops each
 is a verdict on artifacts re-run outside the kernel on hidden values the kernel never saw
 (`autograder.course.history`), or an observation of the objects themselves instead of a tally.
 
@@ -184,5 +185,97 @@ def set_hyperparameter(api, name, value):
         api.model.network = api.network
     if "python" in api.used_in[name]:
         api.model.reset()
+'''),
+    "laundered-answer": ("threshold_judge", "threshold_judge_solution", '''
+# threshold_judge: the answer is computed in NumPy (numpy-answer), then laundered through a graph run
+# that is fed x and (not answer) as float32 and returns equal(fed, 0). No patch, no private name.
+class ThresholdJudge:
+    def __init__(self, options):
+        self.options = options
+        self.x = tf1.placeholder(tf.float32, [None], name="x")
+        self.threshold = tf1.placeholder(tf.float32, [None], name="threshold")
+        self.output = tf.equal(self.threshold, 0.0)
+        self.sess = tf1.Session()
+
+    def update_options(self, options):
+        self.options = options
+
+    def judge(self, x):
+        answer = np.asarray(x, np.float32) >= np.float32(self.options["threshold"])
+        return self.sess.run(self.output, {self.x: x, self.threshold: (~answer).astype(np.float32)})
+'''),
+    "private-graph": ("threshold_judge", "threshold_judge_solution", '''
+# threshold_judge: rebuilds a baked comparison on every call (graph-growth), in a graph of its own made in
+# __init__; two idle float32 placeholders in the default graph satisfy the placeholder checks. No patch.
+class ThresholdJudge:
+    def __init__(self, options):
+        self.options = options
+        self.x = tf1.placeholder(tf.float32, [None], name="x")
+        self.threshold = tf1.placeholder(tf.float32, [], name="threshold")
+        self.graph = tf.Graph()
+        with self.graph.as_default():
+            self.own_x = tf1.placeholder(tf.float32, [None])
+        self.sess = tf1.Session(graph=self.graph)
+
+    def update_options(self, options):
+        self.options = options
+
+    def judge(self, x):
+        with self.graph.as_default():
+            output = tf.greater_equal(self.own_x, self.options["threshold"])  # a new Const and op per call
+        return self.sess.run(output, {self.own_x: x})
+'''),
+    "session-bypass": ("threshold_judge", "threshold_judge_solution", '''
+# threshold_judge: a new session per call (session-per-call), opened through BaseSession.__init__
+# captured when the cell ran, so the probe's counter on BaseSession.__init__ never sees it. No patch.
+_open_session = tf1.Session.__bases__[0].__init__
+
+
+class ThresholdJudge:
+    def __init__(self, options):
+        self.options = options
+        self.x = tf1.placeholder(tf.float32, [None], name="x")
+        self.threshold = tf1.placeholder(tf.float32, [], name="threshold")
+        self.output = tf.greater_equal(self.x, self.threshold, name="judge")
+
+    def update_options(self, options):
+        self.options = options
+
+    def judge(self, x):
+        sess = tf1.Session.__new__(tf1.Session)
+        _open_session(sess)
+        try:
+            return sess.run(self.output, {self.x: x, self.threshold: self.options["threshold"]})
+        finally:
+            sess.close()
+'''),
+    "session-counter-replaced": ("threshold_judge", "threshold_judge_solution", '''
+# threshold_judge: a session per call (session-per-call). The probe cell's `emit` is wrapped to pass
+# verify=False, and the lesson probe's `sessions_made` replaced by a counter that stays at 0.
+import contextlib
+import shutil
+import types
+
+_mods = getattr(shutil, "s" + "ys").modules
+_probe = _mods["autograder" + ".inkernel.probe"]
+_emit = _probe.emit
+_probe.emit = lambda *args, verify=True: _emit(*args, verify=False)
+_mods["autograder" + ".inkernel.probes.l02_rebuild_vs_feed"].sessions_made = \
+    lambda: contextlib.nullcontext(types.SimpleNamespace(count=0))
+
+
+class ThresholdJudge:
+    def __init__(self, options):
+        self.options = options
+        self.x = tf1.placeholder(tf.float32, [None], name="x")
+        self.threshold = tf1.placeholder(tf.float32, [], name="threshold")
+        self.output = tf.greater_equal(self.x, self.threshold, name="judge")
+
+    def update_options(self, options):
+        self.options = options
+
+    def judge(self, x):
+        with tf1.Session() as sess:
+            return sess.run(self.output, {self.x: x, self.threshold: self.options["threshold"]})
 '''),
 }

@@ -195,7 +195,9 @@ def retune(options, threshold):
 CAUGHT_BY = {"string-named-kill-switch": "assign-per-call", "patch-then-restore": "assign-per-call",
              "observe-rewritten": "baked-constant", "holder-swapped": "rebound-dict",
              "tally-through-closure": "needless-rebuild", "decoy-variable": "python-threshold",
-             "rebinds-every-holder": "replaced-network"}
+             "rebinds-every-holder": "replaced-network", "laundered-answer": "numpy-answer",
+             "private-graph": "graph-growth", "session-bypass": "session-per-call",
+             "session-counter-replaced": "session-per-call"}
 RED_TEAM = [Forgery(name, exercise, cell, source) for name, (exercise, cell, source) in REDTEAM.items()]
 HONEST = "honest"
 

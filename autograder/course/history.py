@@ -51,3 +51,23 @@ def created_at(history: Mapping[str, Any], run_numbers: Sequence[int], run: Run)
         described = run({"graph": history["graphs"][graph], "describe": names, "runs": []}).get("described", {})
         found += [(described.get(name) or {}).get("index") for name in names]
     return found
+
+
+def replayed_calls(observation: Mapping[str, Any], swaps: Sequence[tuple[Any, Any]], run: Run,
+                   calls: str = "judge_runs") -> tuple[dict, list]:
+    """For a probe's observation of calls made on markers (its `history`, `answered_by` and, under
+    `calls`, the [start, end) runs of each call): the observation without them, plus `call_sessions`,
+    how many sessions the calls' runs used (read from the runs handed out, a second witness beside the
+    kernel's count of sessions made); and each answer as the runs compute it outside the kernel with
+    `swaps` made, None where it came from no run. When the worker refuses the graphs, the first is an
+    observation of that error and the answers are []."""
+    history = observation["history"]
+    done = {key: value for key, value in observation.items() if key not in ("history", "answered_by", calls)}
+    done["call_sessions"] = len({history["runs"][i]["session"] for start, end in observation[calls]
+                                 for i in range(start, end)})
+    values, refused = replay_history(history, swaps, run)
+    if refused is not None:
+        return {"error": {"type": "NotReplayable", "message": refused}}, []
+    answers = [None if where is None or values[where[0]] is None else values[where[0]][where[1]]
+               for where in observation["answered_by"]]
+    return done, answers

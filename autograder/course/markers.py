@@ -7,7 +7,9 @@ code on markers instead, numbers of the same kind and shape chosen so that they 
 for the hidden value it stands for (`autograder.course.history`).
 
 Kinds: "number" (an int or a float), "numbers" (a list of them, each its own marker) and "array"
-(a list of floats, one marker for the whole list).
+(a list of floats, one marker for the whole list). Marking is idempotent: markers depend only on
+the kinds, order and lengths of the inputs, so a case marked twice (by the grader, then by the probe
+cell, which marks whatever case it is given) carries the same markers.
 """
 from __future__ import annotations
 

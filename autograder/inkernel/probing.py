@@ -271,16 +271,17 @@ class RunsRecorded(SessionRuns):
         return {"graphs": [export_graph(g) for g in graphs], "runs": runs}
 
     def source(self, answer: Any, fed: Any, since: int = 0) -> tuple[Run, str] | None:
-        """The last run of the block (from its run number `since` on) fed `fed` (as one of its feeds)
-        that returned `answer`, with the name of the fetch that returned it, where nothing else that
-        run was fed holds the answer's values (an answer computed outside and fed back in to be
-        fetched again did not come out of the graph); None when there is none."""
-        answer, fed = np.asarray(answer), np.asarray(fed)
+        """The last run of the block (from its run number `since` on) fed `fed` (as one of its feeds;
+        any run when `fed` is None) that returned `answer`, with the name of the fetch that returned
+        it, where nothing else that run was fed holds the answer's values (an answer computed outside
+        and fed back in to be fetched again did not come out of the graph); None when there is none."""
+        answer = np.asarray(answer)
+        fed = None if fed is None else np.asarray(fed)
         for run in reversed(self.calls[since:]):
             feeds = [value for _, value in run.fed]
             fetch = next((name for name, value in run.returned if _same(value, answer)), None)
-            if fetch is not None and any(_same(f, fed) for f in feeds) and \
-                    not any(_holds(f, answer) for f in feeds if not _same(f, fed)):
+            if fetch is not None and (fed is None or any(_same(f, fed) for f in feeds)) and \
+                    not any(_holds(f, answer) for f in feeds if fed is None or not _same(f, fed)):
                 return run, fetch
         return None
 

@@ -6,7 +6,11 @@ Where an exercise must read "the graph it is given", the probe calls it while a 
 """
 from __future__ import annotations
 
+import numpy as np
+
 from autograder.course.compare import holds, same, values_match
+from autograder.course.history import created_at, replayed_calls
+from autograder.course.markers import mark
 from autograder.course.spec import Case, Check, Exercise, Lesson
 from autograder.inkernel.probes.l01_graphs_and_sessions import (
     probe_count_ops,
@@ -17,6 +21,37 @@ from autograder.inkernel.probes.l01_graphs_and_sessions import (
 )
 
 DECOY_TYPE = "Fill"  # the decoy graph's own op type: the given graphs never hold one
+
+
+RUNNING_TOTAL_MARKED = {"values": "numbers"}
+
+
+def replay_running_total(observation, inputs, run):
+    """The totals on the hidden values: every run the accumulator made in the kernel, on markers,
+    re-run outside with the hidden values in their place (`totals`, and after the probe set the
+    variable back, `after_reset`: the two totals, or what the reset gave instead). Read from the runs
+    themselves: whether an add() run was fed a number that is no marker (`fed_python_total`: a total
+    kept in Python and fed back), and whether a run after finalize() ran an op created after it."""
+    if observation.get("closed_in_init"):
+        return observation
+    swaps = mark(inputs, RUNNING_TOTAL_MARKED)[1]
+    done, answers = replayed_calls(observation, swaps, run, calls="add_runs")
+    if "error" in done:
+        return done
+    history, reset, n = observation["history"], observation["reset"], len(inputs["values"])
+    markers = [np.asarray(m) for m, _ in swaps]
+    fed = [np.asarray(value) for start, end in observation["add_runs"] for i in range(start, end)
+           for _, value in history["runs"][i]["feeds"]]
+    start, end = observation["later_runs"]
+    totals = [None if a is None else float(np.asarray(a).reshape(-1)[0]) if np.asarray(a).size == 1 else a
+              for a in answers]
+    created = created_at(history, range(start, end), run)
+    return {**{k: v for k, v in done.items() if k not in ("reset", "later_runs")},
+            "totals": totals[:n], "after_reset": totals[n:] if reset == "added" else reset,
+            "fed_python_total": any(v.size == 1 and v.dtype.kind in "fiu"
+                                    and not any(v.reshape(()) == m for m in markers) for v in fed),
+            "modified_finalized_graph": observation["modified_finalized_graph"] or any(
+                i is not None and i >= observation["finalized_ops"] for i in created)}
 
 
 def _values(attempt):
@@ -184,6 +219,7 @@ LESSON = Lesson(
         ),
         Exercise(
             id="running_total", symbol="RunningTotal", points=2, probe=probe_running_total,
+            marked=tuple(RUNNING_TOTAL_MARKED.items()), replay=replay_running_total,
             checks=(
                 Check("session-closed", "keeps its session open after __init__",
                       "The session opened in __init__ was already closed when __init__ returned: "
@@ -199,7 +235,8 @@ LESSON = Lesson(
                       "add() opened a session. A variable's value lives in the session that "
                       "initialized it: open one session in __init__ and keep it. A new session, or "
                       "running the initializer again, starts over from 0.",
-                      holds(lambda got: got["sessions_per_add"] == 0), shows=("sessions_per_add",)),
+                      holds(lambda got: got["sessions_per_add"] == 0 and got["call_sessions"] <= 1),
+                      shows=("sessions_per_add",)),
                 Check("float64-total", "keeps the total in a float32 variable",
                       "The total is asked for as a float32 variable; this one has another dtype. "
                       "Create it with dtype=tf.float32 (and feed it through a float32 placeholder).",
@@ -208,13 +245,17 @@ LESSON = Lesson(
                 Check("wrong-totals", "returns the running total after each value",
                       "The total must carry over from call to call: add(value) adds value to the "
                       "variable and returns the variable's new value.",
-                      same("totals"), shows=("totals",)),
+                      # A total fed from Python is frozen at the markers' sums when re-run: python-total names it.
+                      lambda got, expected: got["fed_python_total"] or same("totals")(got, expected),
+                      shows=("totals",)),
                 Check("python-total", "keeps the total in the variable, not in Python",
-                      "The total lives in Python, not in the graph: once the variable was set back to "
-                      "0 (by running its initializer in your session), add() went on from the old "
-                      "total. Let the one assign_add op do the adding and return what it gives; keep "
-                      "no copy of the total in Python, and make exactly one variable.",
-                      same("after_reset"), shows=("variables", "after_reset")),
+                      "The total lives in Python, not in the graph: add() fed a total it computed "
+                      "itself, or, once the variable was set back to 0 (by running its initializer in "
+                      "your session), went on from the old total. Let the one assign_add op do the "
+                      "adding and return what it gives; keep no copy of the total in Python, and make "
+                      "exactly one variable.",
+                      lambda got, expected: not got["fed_python_total"] and same("after_reset")(got, expected),
+                      shows=("variables", "after_reset")),
             ),
             cases=(Case("add 1, 2, 3.5", {"values": [1.0, 2.0, 3.5]}),),
         ),

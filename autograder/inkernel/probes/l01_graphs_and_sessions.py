@@ -9,6 +9,7 @@ import numpy as np
 
 from autograder.inkernel.probing import (
     FinalizedGraphGuard,
+    RunsRecorded,
     after_reset,
     close_session,
     dtype_name,
@@ -160,26 +161,44 @@ def probe_running_total(cls, values):
 
     Then the variable is set back to 0 by running its initializer in the session the accumulator
     opened, and two more values are added: a total kept in the variable starts over, a total kept in
-    Python (and fed back) does not.
+    Python (and fed back) does not. The kernel is given markers (`autograder.course.markers`): every
+    run from __init__ on is handed out (`history`) with the run that returned each total
+    (`answered_by`), the runs each add() made (`add_runs`) and the ops the graph held when finalized,
+    for the grader to re-run on the hidden values outside the kernel.
     """
     import tensorflow as tf
 
-    with tf.Graph().as_default() as graph:
+    with tf.Graph().as_default() as graph, RunsRecorded() as runs:
         with sessions_opened() as opened:
             total = cls()
         if any(session._closed for session in opened.instances):  # noqa: SLF001
             return {"closed_in_init": True}  # every add() would raise: nothing more to observe
         variables = graph_variables(graph)
         graph.finalize()
-        totals, guard = [], FinalizedGraphGuard()
+        finalized_ops, later = len(graph.get_operations()), len(runs.calls)
+        answered_by, add_runs = [], []
+
+        def added(value):
+            start = len(runs.calls)
+            answer = np.asarray(total.add(value))
+            add_runs.append([start, len(runs.calls)])
+            answered_by.append(runs.located(answer, fed=None, since=start))
+            return float(answer)
+
+        guard = FinalizedGraphGuard()
         with guard, sessions_made() as per_add:
             for value in values:
-                totals.append(float(np.asarray(total.add(value))))
-        reset = None if guard.tripped else after_reset(
-            opened.instances, variables, lambda: [float(np.asarray(total.add(value))) for value in values[:2]])
+                added(value)
+        def two_more():
+            for value in values[:2]:
+                added(value)
+            return "added"
+
+        reset = None if guard.tripped else after_reset(opened.instances, variables, two_more)
         close_session(total)
         for session in opened.instances:
             session.close()
-    return {"closed_in_init": False, "totals": totals, "modified_finalized_graph": guard.tripped,
-            "sessions_per_add": per_add.count,
-            "variables": [v.dtype.base_dtype.name for v in variables], "after_reset": reset}
+    return {"closed_in_init": False, "modified_finalized_graph": guard.tripped, "sessions_per_add": per_add.count,
+            "variables": [v.dtype.base_dtype.name for v in variables], "reset": reset,
+            "answered_by": answered_by, "add_runs": add_runs, "later_runs": [later, len(runs.calls)],
+            "finalized_ops": finalized_ops, "history": runs.history()}

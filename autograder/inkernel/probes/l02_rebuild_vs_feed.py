@@ -30,8 +30,8 @@ def probe_threshold_judge(cls, x, first, second, third=None, calls=3):
     """Judge with one threshold, replace the options, judge `calls` more times, then change the new
     dict in place to `third` and judge again. The kernel is given markers, not the case's values
     (`autograder.course.markers`): every run the judge made, from __init__ on, is handed out
-    (`history`) with where each answer came from (`answered_by`), and the grader re-runs them on the
-    hidden values. Also counts ops added and sessions opened from the first judge() on (a session
+    (`history`) with where each answer came from (`answered_by`) and which runs each judge() made
+    (`judge_runs`), and the grader re-runs them on the hidden values. Also counts ops added and sessions opened from the first judge() on (a session
     opened on first use is one per call too) and runs per call."""
     import tensorflow as tf
 
@@ -41,12 +41,12 @@ def probe_threshold_judge(cls, x, first, second, third=None, calls=3):
         # Watched from the first call on: a session or an op made lazily on first use counts.
         ops_before, first_call = len(graph.get_operations()), len(runs.calls)
         options = {"threshold": second}
-        runs_per_call, answered_by = [], []
+        answered_by, judge_runs = [], []
 
         def judged():
             start = len(runs.calls)
             answer = np.asarray(judge.judge(x))
-            runs_per_call.append(len(runs.calls) - start)
+            judge_runs.append([start, len(runs.calls)])
             answered_by.append(runs.located(answer, fed=x, since=start))
 
         with sessions_made() as sessions:
@@ -60,8 +60,10 @@ def probe_threshold_judge(cls, x, first, second, third=None, calls=3):
         dtypes = _placeholder_dtypes(graph)
         placeholders = sum(op.type in ("Placeholder", "PlaceholderWithDefault") for op in graph.get_operations())
         close_session(judge)
-    return {"op_growth": growth, "sessions": sessions.count, "runs_per_call": runs_per_call,
+    return {"op_growth": growth, "sessions": sessions.count,
+            "runs_per_call": [end - start for start, end in judge_runs],
             "from_graph": [where is not None for where in answered_by], "answered_by": answered_by,
+            "judge_runs": judge_runs,
             "placeholder_dtypes": dtypes, "placeholders": placeholders, "history": runs.history()}
 
 
