@@ -301,19 +301,20 @@ def test_either_order_gives_the_same_gradebook(course):
 
 @pytest.mark.slow
 def test_forgeries_and_leaks_get_the_batch_graders_verdict_under_nbgrader_autograde(course):
-    """Every forgery of tests/test_forgery.py gets the batch grader's verdict: zeroed when built from
-    a construct with no honest use, else 0 for its exercise at run time; the honest corpus keeps full marks, and the leaks of issue 23 show no
-    hidden input in the check cells' reports, which are nbgrader's feedback: the batch grader's
-    verdicts, through nbgrader (issue 33)."""
+    """Every forgery of tests/test_forgery.py (the red team's of tests/forgeries.py too) gets the
+    batch grader's verdict: zeroed when built from a construct with no honest use, else 0 for its
+    exercise at run time; the honest corpus keeps full marks, and the leaks of issue 23 show no hidden
+    input in the check cells' reports, which are nbgrader's feedback: the batch grader's verdicts,
+    through nbgrader (issue 33)."""
     from autograder.engine.untrusted import UNNAMED_EXCEPTION
     from tests.honest import HONEST, honest_notebook
-    from tests.test_forgery import FORGERIES, LEAKS, SECRETS, notebook
+    from tests.test_forgery import FORGERIES, LEAKS, RED_TEAM, SECRETS, notebook
 
     assignment = "02_rebuild_vs_feed"
     lesson = lessons.load(assignment)
     assert nbgrader(course, "generate_assignment", assignment, "--force").returncode == 0
     submit(course, "honest", assignment, solution_path(lesson))
-    for forgery in [*FORGERIES, *LEAKS]:
+    for forgery in [*FORGERIES, *LEAKS, *RED_TEAM]:
         submit(course, forgery.name, assignment, notebook(forgery, checks=True))
     for name in HONEST:
         submit(course, name, assignment, honest_notebook(name))
@@ -327,7 +328,8 @@ def test_forgeries_and_leaks_get_the_batch_graders_verdict_under_nbgrader_autogr
     assert got == batch, run.stderr[-3000:]  # the same verdicts through both front ends
     assert {s: got[s] for s in ("honest", *HONEST)} == dict.fromkeys(("honest", *HONEST), lesson.max_score)
     assert all(got[f.name] == 0 for f in FORGERIES if f.zeroed)
-    assert all(got[f.name] <= lesson.max_score - lesson.exercise(f.exercise).points for f in [*FORGERIES, *LEAKS])
+    assert all(got[f.name] <= lesson.max_score - lesson.exercise(f.exercise).points
+               for f in [*FORGERIES, *LEAKS, *RED_TEAM])
     for leak in LEAKS:
         graded = (course / "autograded" / leak.name / assignment / lesson.notebook).read_text()
         assert UNNAMED_EXCEPTION in graded
