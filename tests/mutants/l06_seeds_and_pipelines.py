@@ -156,3 +156,21 @@ MUTANTS += [
            ("shuffle(len(data)", "shuffle(min(len(data), 1000)")),
     edited("shuffle_one_epoch_short", "shuffled_epochs", "repeats-forever", ("repeat(epochs)", "repeat(epochs - 1)")),
 ]
+
+# Review of lesson 06: a reader that casts its features (to TensorFlow's float32, or to float64) kept 3/3 on
+# float-valued public features and lost wrong-dtype in the hidden cases; the public case's features are
+# int32 now, so the check cell says so first. And a fixed order made by caching the first shuffled pass
+# instead of reshuffle_each_iteration=False: the exercise asks for shuffle's own order (its text says so),
+# and TensorFlow draws that cached first order differently, which the public no-reshuffle case shows.
+MUTANTS += [
+    edited("reader_astype_float32", "batch_reader", "wrong-dtype",
+           ("from_tensor_slices(features)", "from_tensor_slices(features.astype(np.float32))")),
+    edited("reader_astype_float64", "batch_reader", "wrong-dtype",
+           ("from_tensor_slices(features)", "from_tensor_slices(features.astype(np.float64))")),
+    edited("shuffle_cached_first_pass", "shuffled_epochs", "shuffle-order",
+           (", reshuffle_each_iteration=reshuffle", ""),
+           ("return dataset.repeat(epochs)",
+            "return dataset.repeat(epochs) if reshuffle else dataset.take(len(data)).cache().repeat(epochs)")),
+]
+
+PUBLIC = {"reader_astype_float32", "reader_astype_float64", "reader_casts_float32", "shuffle_cached_first_pass"}
