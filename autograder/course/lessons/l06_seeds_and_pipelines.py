@@ -134,7 +134,8 @@ LESSON = Lesson(
                 Check("shuffle-order", "matches shuffle(len(data), seed=seed) then repeat",
                       "The order is not that of shuffle(len(data), seed=seed, reshuffle_each_iteration="
                       "reshuffle) followed by repeat(epochs): use a full-size buffer and the op-level "
-                      "seed, with no graph-level seed.",
+                      "seed, with no graph-level seed, and let reshuffle_each_iteration=reshuffle fix the "
+                      "order (a cached first pass, repeated, holds another order).",
                       same("orders"), shows=("orders",)),
             ),
             cases=(
