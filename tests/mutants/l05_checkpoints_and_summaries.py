@@ -223,8 +223,26 @@ MUTANTS += [
            ("if val_loss >= self.best:", "if round(val_loss, 3) >= round(self.best, 3):")),
 ]
 
+# Review of lesson 5: slips whose feedback named another misconception than their own.
+MUTANTS += [
+    # A writer per step, each closed, all in the same second: each truncates the last one's event file.
+    edited("log_writer_per_step_closed", "log_training", "writer-per-step",
+           ("writer = tf1.summary.FileWriter(logdir)", None),
+           ("writer.add_summary(summary, step)",
+            "writer = tf1.summary.FileWriter(logdir)\n        writer.add_summary(summary, step)"),
+           ("\n    writer.close()", "\n        writer.close()")),
+    edited("resumable_init_after_restore", "train_resumable", "reinitialized-after-restore",
+           ("""        if latest:
+            saver.restore(sess, latest)
+        else:
+            sess.run(tf1.global_variables_initializer())""", """        if latest:
+            saver.restore(sess, latest)
+        sess.run(tf1.global_variables_initializer())""")),
+]
+
 # Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
-PUBLIC = {"best_saves_ties", "log_without_step", "log_loop_index_as_step"}
+PUBLIC = {"best_saves_ties", "log_without_step", "log_loop_index_as_step", "renaming_prefix_without_slash",
+          "renaming_trainable_only", "log_writer_per_step_closed", "resumable_init_after_restore"}
 
 # Phrases that would be false of a mutant: its feedback must not state them (issue 34).
 NOT_CLAIMED = {

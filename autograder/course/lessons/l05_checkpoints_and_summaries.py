@@ -131,6 +131,16 @@ LESSON = Lesson(
                       "(the update has just added one); when it is a multiple of save_every, save to "
                       "ckpt_dir/model-<step> with one tf1.train.Saver(max_to_keep=...), built once (the default "
                       "keeps 5).", same("kept", "on_disk"), shows=("kept", "on_disk")),
+                Check("reinitialized-after-restore", "keeps the restored values",
+                      "A resumed call restored a checkpoint and still started again from global step 0: the "
+                      "initializer ran after the restore and threw the restored values away. restore() "
+                      "already sets every variable the Saver holds: run the initializer only when there is "
+                      "no checkpoint (if latest: restore, else: initialise).",
+                      # Rests on the steps the calls returned; Saver.restore's call count, taken in the
+                      # kernel, only picks this name over ignored-checkpoint's when they are wrong anyway.
+                      lambda got, exp: not got.get("restored_then_reset") or same(
+                          "crash_steps", "resumed_step", "resumed_ran", "final_step")(got, exp),
+                      shows=("crash_steps", "resumed_ran", "resumed_step")),
                 Check("ignored-checkpoint", "resumes from the latest checkpoint instead of starting over",
                       "The resumed call must restore the latest checkpoint and run only the steps that are "
                       "left; the crashed call must stop after crash_after steps of its own.",
@@ -196,9 +206,12 @@ LESSON = Lesson(
                       "checkpoint name; other variables of the new graph keep their own values.",
                       same("saver_names", "head"), shows=("saver_names",)),
             ),
-            cases=(Case("encoder/{kernel,bias} into pretrained/",
+            # A sibling scope (encoder_v2/) and a non-trainable variable: startswith(old_scope) without
+            # the '/' and tf1.trainable_variables() fail here, in public.
+            cases=(Case("encoder/{kernel,bias,moving_mean (non-trainable)} into pretrained/, next to encoder_v2/",
                         {"old_scope": "encoder", "new_scope": "pretrained",
-                         "variables": [["kernel", [3, 2]], ["bias", [2]]], "seed": 11}),),
+                         "variables": [["kernel", [3, 2]], ["bias", [2]], ["moving_mean", [2], False]],
+                         "seed": 11, "sibling": "_v2"}),),
         ),
         Exercise(
             id="best_keeper", symbol="BestKeeper", points=2, probe=probe_best_keeper,
@@ -246,9 +259,15 @@ LESSON = Lesson(
                       holds(lambda got: got["summary_ops"]["scalar"] <= 1 and got["summary_ops"]["histogram"] <= 1),
                       shows=("summary_ops",)),
                 Check("writer-per-step", "writes through one FileWriter",
-                      "logdir holds several event files: a FileWriter was created more than once. Each one "
-                      "opens a new event file; create one before the loop, add every summary to it, close "
-                      "it at the end.", holds(lambda got: got["event_files"] <= 1), shows=("event_files",)),
+                      "A FileWriter was created more than once. Each one opens a new event file, named by "
+                      "the second it was made in: logdir holds several files, or, within one second, each "
+                      "writer truncates the last one's file and only the last events survive. Create one "
+                      "before the loop, add every summary to it, close it at the end.",
+                      # Rests on the event files on disk; the kernel's count of writers made only picks
+                      # this name when those files already lack events (events-not-on-disk fails too).
+                      holds(lambda got: got["event_files"] <= 1
+                            and not (got["writers"] > 1 and len(got["loss_steps"]) < got["steps"])),
+                      shows=("event_files", "loss_steps")),
                 Check("files-outside-dir", "writes only into logdir", STRAY_FILES,
                       holds(lambda got: got["stray_files"] == []), shows=("stray_files",)),
                 Check("events-not-on-disk", "leaves one loss event per step on disk",
@@ -297,7 +316,7 @@ REQUIREMENTS = {
     },
     "train_resumable": {
         "Train the regression to total_steps": ("not-training", "wrong-model", "not-reproducible"),
-        "resuming from ckpt_dir": ("ignored-checkpoint", "step-not-in-checkpoint", "int32-step"),
+        "resuming from ckpt_dir": ("ignored-checkpoint", "reinitialized-after-restore", "step-not-in-checkpoint", "int32-step"),
         "a crash and resume change nothing": ("resume-differs", "crash-counts-global-steps"),
         "save_every, max_to_keep": ("max-to-keep-ignored", "saver-per-save", "files-outside-dir"),
     },

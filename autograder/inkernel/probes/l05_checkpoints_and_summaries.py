@@ -143,10 +143,12 @@ def probe_train_resumable(train_resumable, seed, total_steps, save_every, max_to
     tf1 = tf.compat.v1
 
     def run(ckpt_dir, **kw):
-        with tf.Graph().as_default(), _savers_made() as savers, CallCounter(tf1.train.Saver, "save") as saves:
+        with tf.Graph().as_default(), _savers_made() as savers, CallCounter(tf1.train.Saver, "save") as saves, \
+                CallCounter(tf1.train.Saver, "restore") as restores:
             out = train_resumable(ckpt_dir, seed, total_steps, save_every, max_to_keep, **kw)
         return {"step": int(out["step"]), "w": np.asarray(out["w"]), "b": np.asarray(out["b"]),
-                "losses": [float(v) for v in out["losses"]], "savers": savers.count, "saves": saves.count}
+                "losses": [float(v) for v in out["losses"]], "savers": savers.count, "saves": saves.count,
+                "restores": restores.count}
 
     with _fresh_dirs(2) as (dir_a, dir_c), FreshDirectory() as cwd:
         full = run(dir_a)
@@ -160,7 +162,12 @@ def probe_train_resumable(train_resumable, seed, total_steps, save_every, max_to
         return bool(np.array_equal(p["w"], q["w"]) and np.array_equal(p["b"], q["b"]))
 
     ran = len(resumed["losses"])
-    return {"kept": kept, "on_disk": on_disk, "final_step": full["step"],
+    # Runs that found a checkpoint (every one after the first crash), called restore, and yet started
+    # from global step 0: the initializer ran after the restore. Only names the misconception: the
+    # steps themselves (ignored-checkpoint) already fail.
+    later = crashed[1:] + [resumed]
+    reset = any(r["restores"] and r["step"] - len(r["losses"]) == 0 for r in later)
+    return {"restored_then_reset": reset, "kept": kept, "on_disk": on_disk, "final_step": full["step"],
             "crash_steps": [c["step"] for c in crashed], "crash_ran": [len(c["losses"]) for c in crashed],
             "resumed_step": resumed["step"], "resumed_ran": ran,
             "reproducible": full["losses"][:crashes[0]] == crashed[0]["losses"],
@@ -310,7 +317,10 @@ def probe_log_training(log_training, seed, steps, learning_rate, start=0):
     rng = np.random.RandomState(seed)
     x_data = rng.randn(16, 3).astype(np.float32)
     y_data = (x_data @ np.array([[1.0], [-1.0], [2.0]], np.float32) + 0.5).astype(np.float32)
-    with tf.Graph().as_default() as graph, _fresh_dirs() as (logdir,), FreshDirectory() as cwd:
+    from tensorflow.python.summary.writer.event_file_writer import EventFileWriter
+
+    with tf.Graph().as_default() as graph, _fresh_dirs() as (logdir,), FreshDirectory() as cwd, \
+            CallCounter(EventFileWriter, "__init__") as writers:
         w = tf1.get_variable("w", [3, 1], initializer=tf1.random_normal_initializer(seed=seed))
         weights = tf.identity(w, name="w_read")  # the read the forward pass uses: logged before the update
         loss = tf.reduce_mean(tf.square(tf.matmul(x_data, weights) - y_data), name="mse")
@@ -329,4 +339,4 @@ def probe_log_training(log_training, seed, steps, learning_rate, start=0):
     return {"steps": steps, "loss_steps": [r[0] for r in loss_rows], "loss_values": [r[3] for r in loss_rows],
             "hist_steps": [r[0] for r in hist_rows], "hist_counts": [r[3] for r in hist_rows],
             "hist_sums": [r[4] for r in hist_rows], "tags": sorted({(r[1], r[2]) for r in rows}),
-            "event_files": event_files, "summary_ops": summary_ops, "stray_files": cwd.left}
+            "event_files": event_files, "writers": writers.count, "summary_ops": summary_ops, "stray_files": cwd.left}
