@@ -179,3 +179,30 @@ def test_unordered_fetches_finds_a_read_racing_a_write_in_one_run():
             sess.run([new, write_new.op])
             sess.run({"value": w, "step": bump.op})
         assert racing.count == 1
+
+
+def test_unordered_reads_finds_a_second_read_its_assign_does_not_wait_for():
+    """A variable used directly in two ops is read twice; the read that does not feed its assign races
+    it, even when one op alone is fetched. One read_value() feeding every new value does not."""
+    import tensorflow as tf
+
+    from autograder.inkernel.probing import RacingRuns, unordered_reads
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default():
+        best, count = tf1.Variable(1.0), tf1.Variable(0)
+        loss = tf1.placeholder(tf.float32, [])
+        twice = tf.group(best.assign(tf.minimum(best, loss)), count.assign(tf.where(loss < best, 0, count + 1)))
+        b, n = best.read_value(), count.read_value()
+        once = tf.group(best.assign(tf.minimum(b, loss)), count.assign(tf.where(loss < b, 0, n + 1)))
+        assert unordered_reads(twice)
+        assert not unordered_reads(once)
+        assert not unordered_reads([best, count])            # reads alone: nothing written
+        with tf.control_dependencies([once]):
+            after = best.read_value()
+        assert not unordered_reads([after])                   # a read that waits for the assign
+        with tf1.Session() as sess, RacingRuns(watch_reads=True) as racing:
+            sess.run([best.initializer, count.initializer])
+            sess.run(once, {loss: 0.5})
+            sess.run(twice, {loss: 0.4})
+        assert (racing.reads, racing.count) == (1, 0)

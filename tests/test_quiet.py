@@ -95,7 +95,7 @@ CLAIMS_AT_LEAST = {
     "04_variable_scope_copies": 38,
     "05_checkpoints_and_summaries": 57,
     "06_seeds_and_pipelines": 44,
-    "07_learning_rate_decay": 59,
+    "07_learning_rate_decay": 60,
 }
 
 

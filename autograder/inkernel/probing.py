@@ -375,9 +375,8 @@ def _variable_uses(ops: set) -> tuple[dict, dict]:
     return writes, reads
 
 
-def unordered_fetches(fetches: Any) -> bool:
-    """Whether one `Session.run` fetches an op that writes a variable together with a fetch that
-    reads it, with nothing ordering the two: which the runtime runs first is then its choice."""
+def _fetched_ops(fetches: Any) -> list:
+    """The ops one `Session.run(fetches)` asks for (a variable stands for its read, as run() does)."""
     import tensorflow as tf
 
     elements = []
@@ -388,6 +387,13 @@ def unordered_fetches(fetches: Any) -> bool:
         op = getattr(element, "op", element)
         if hasattr(op, "inputs") and hasattr(op, "control_inputs"):
             elements.append(op)
+    return elements
+
+
+def unordered_fetches(fetches: Any) -> bool:
+    """Whether one `Session.run` fetches an op that writes a variable together with a fetch that
+    reads it, with nothing ordering the two: which the runtime runs first is then its choice."""
+    elements = _fetched_ops(fetches)
     closures = [_upstream(op) for op in elements]
     uses = [_variable_uses(closure) for closure in closures]
     for i, (writes, _) in enumerate(uses):
@@ -402,14 +408,35 @@ def unordered_fetches(fetches: Any) -> bool:
     return False
 
 
+def unordered_reads(fetches: Any) -> bool:
+    """Whether, among the ops one `Session.run` computes, an op that is not itself fetched reads a
+    variable that an op of the same run writes, with nothing ordering the read and the write: a
+    variable read twice (once for the new value, once elsewhere) where one read feeds its assign and
+    the other does not. (A fetched read racing a write is `unordered_fetches`'s case.)"""
+    elements = _fetched_ops(fetches)
+    fetched = set(elements)
+    computed = set().union(*(_upstream(op) for op in elements)) if elements else set()
+    writes, reads = _variable_uses(computed)
+    for variable, writers in writes.items():
+        for reader in reads.get(variable, ()):
+            if reader in fetched:
+                continue
+            if not any(writer in _upstream(reader) for writer in writers) and not any(
+                    reader in _upstream(writer) for writer in writers):
+                return True
+    return False
+
+
 class RacingRuns(CallCounter):
     """`with RacingRuns() as racing:` counts in `racing.count` the `Session.run` calls made in the block
-    whose fetches race (`unordered_fetches`)."""
+    whose fetches race (`unordered_fetches`); with `watch_reads=True`, in `racing.reads` too those
+    whose computation holds a read racing a write (`unordered_reads`)."""
 
-    def __init__(self) -> None:
+    def __init__(self, watch_reads: bool = False) -> None:
         from tensorflow.python.client import session
 
         super().__init__(session.BaseSession, "run")
+        self.watch_reads, self.reads = watch_reads, 0
 
     def __enter__(self) -> "RacingRuns":
         original = self._original
@@ -417,6 +444,8 @@ class RacingRuns(CallCounter):
         def run(session, fetches, *args, **kwargs):
             if unordered_fetches(fetches):
                 self.count += 1
+            if self.watch_reads and unordered_reads(fetches):
+                self.reads += 1
             return original(session, fetches, *args, **kwargs)
 
         setattr(self.owner, self.name, run)

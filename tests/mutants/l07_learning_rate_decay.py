@@ -192,3 +192,18 @@ MUTANTS += [
             raise ValueError(kind)
         '''),
 ]
+
+# Review of lesson 7: a variable used directly in several ops is read several times, and the reads that
+# do not feed its assign race it (the comparison may meet the new best loss); restarts with the
+# logarithm alone divide by log(1) = 0 when t_mul == 1.
+MUTANTS += [
+    edited("auto_reads_each_variable_several_times", "auto_decay", "unordered-reads",
+           ("rate, best, bad = self.learning_rate.read_value(), self.best.read_value(), self.bad.read_value()",
+            "rate, best, bad = self.learning_rate, self.best, self.bad")),
+    edited("restarts_forget_t_mul_one", "cosine_family", "restart-t-mul-one",
+           (_RESTARTS_PERIOD, """i = np.floor(np.log(1 - p * (1 - t_mul)) / np.log(t_mul))
+        fraction = (p - (1 - t_mul ** i) / (1 - t_mul)) / t_mul ** i""")),
+]
+
+# The public case sees both: the race is in the graph's structure, and it runs t_mul == 1.
+PUBLIC = {"auto_reads_each_variable_several_times", "restarts_forget_t_mul_one"}

@@ -7,6 +7,8 @@ TensorFlow's and the reference solution's. The auto-decay exercise is graded on 
 """
 from __future__ import annotations
 
+import numpy as np
+
 from autograder.course.compare import holds, same, values_match
 from autograder.course.spec import Case, Check, Exercise, Lesson
 from autograder.inkernel.probes.l07_learning_rate_decay import (
@@ -60,6 +62,18 @@ def _cycle_agrees(got, expected):
     """Cycled values are right for every power whose plain curve is right (a wrong curve is its own check)."""
     return all(_close(got, expected, "cycle", i) for i in range(len(expected["powers"]))
                if _close(got, expected, "within", i))
+
+
+def _finite(key):
+    """Every value the student returned for `key` is a finite number (a malformed observation is left to
+    the checks of the values themselves)."""
+    def compare(got, expected):
+        try:
+            values = np.asarray(got[key], dtype=np.float64)
+        except (KeyError, TypeError, ValueError):
+            return True
+        return bool(np.all(np.isfinite(values)))
+    return compare
 
 
 # ---------------------------------------------------------------- auto decay
@@ -210,6 +224,12 @@ LESSON = Lesson(
                       "and the fraction inside it. Use floor(p) only when t_mul == 1. A step on a restart begins "
                       "the new period (fraction 0), not the end of the old one.",
                       _agrees("restarts_t"), shows=("restarts_t_first_difference",)),
+                Check("restart-t-mul-one", "restarts: t_mul == 1 gives equal periods, not NaN",
+                      "With t_mul == 1 your restarts gave NaN (or inf): the period index divides by "
+                      "log(t_mul), which is log(1) = 0, and (1 - t_mul**i) / (1 - t_mul) divides by zero too. "
+                      "Handle t_mul == 1 on its own: every period then has the same length, i = floor(p) and "
+                      "fraction = p - i.",
+                      _finite("restarts_m"), shows=("restarts_m_first_difference",)),
                 Check("restart-height", "restarts: the i-th restart starts at m_mul**i",
                       "Each warm restart begins m_mul times lower than the one before: the cosine part is "
                       "scaled by m_mul**i (alpha is not).", _agrees("restarts_m"),
@@ -253,6 +273,16 @@ LESSON = Lesson(
                       "`tf1.get_default_session()`) instead of the `sess` argument. The caller's session "
                       "need not be the default one: run everything with `sess.run(...)`.",
                       holds(lambda got: not got["used_default_session"]), shows=("used_default_session",)),
+                Check("unordered-reads", "each variable is read once, and that read feeds its assign",
+                      "A run of update() reads a variable (the best loss, the count or the rate) in an op "
+                      "that its assign does not wait for: the variable is used directly in several places "
+                      "(`self.best` in the comparison and again in the new best), so it is read several "
+                      "times, and nothing orders a read that does not feed the assign against that assign. "
+                      "Whether it sees the value before or after this update is the runtime's choice: the "
+                      "comparison can meet the new best loss, so the count and the cuts go wrong at random. "
+                      "Read each variable once (`v.read_value()`) and compute every new value from those "
+                      "reads.",
+                      holds(lambda got: got["racing_reads"] == 0), shows=()),
                 Check("unordered-run", "update() fetches nothing that races its own update",
                       "One sess.run fetched the update op together with a read of a variable it writes "
                       "(the learning_rate variable itself, say). Nothing orders the ops of one run but "
@@ -350,7 +380,7 @@ REQUIREMENTS = {
     },
     "cosine_family": {
         "cosine_decay": "cosine-clamp",
-        "cosine_decay_restarts": ("restart-period", "restart-height", "restart-both"),
+        "cosine_decay_restarts": ("restart-period", "restart-t-mul-one", "restart-height", "restart-both"),
         "linear_cosine_decay": "linear-cosine",
         "TensorFlow's default arguments": "default-arguments",
         "(an unknown kind raises ValueError)": "unknown-kind",
@@ -359,7 +389,7 @@ REQUIREMENTS = {
         "A learning-rate variable": ("rate-float32-variable", "trainable-hyperparameter", "rate-not-in-graph"),
         "cut by `factor`": "cut-by-factor",
         "after `patience` evaluations without a new best loss": ("patience-count", "best-not-last", "count-kept-after-improvement", "patience-reset", "tie-not-improvement"),
-        "Apply the rule to one validation loss; return the rate now in force": ("returns-python-float", "rate-sequence", "unordered-run", "state-in-python"),
+        "Apply the rule to one validation loss; return the rate now in force": ("returns-python-float", "rate-sequence", "unordered-reads", "unordered-run", "state-in-python"),
         "(in the session it is given, building nothing)": ("ops-in-loop", "own-session", "default-session"),
     },
 }

@@ -288,7 +288,8 @@ class _DefaultSessionUsed(Exception):
 
 
 def probe_auto_decay(cls, initial_rate, factor, patience, scripts):
-    """One AutoDecay per scripted run of validation losses, all in one graph, finalized after building.
+    """One AutoDecay per scripted run of validation losses, all in one graph (each built in a variable
+    scope of its own, so names given to tf1.get_variable do not collide), finalized after building.
 
     Each script is fed through update() with an explicit session while a decoy session (which refuses
     to run anything) is the default one; after each update the rate variable is read. Then a second
@@ -319,7 +320,10 @@ def probe_auto_decay(cls, initial_rate, factor, patience, scripts):
            "used_default_session": False}
     with tf.Graph().as_default() as graph:
         with sessions_made() as made:
-            autos = {name: cls(initial_rate, factor, patience) for name in scripts}
+            autos = {}
+            for name in scripts:  # each in a variable scope of its own: tf1.get_variable("rate", ...) is fine
+                with tf1.variable_scope(f"auto_decay_{name}"):
+                    autos[name] = cls(initial_rate, factor, patience)
         trainable = [v.op.name for v in tf1.trainable_variables()]
         rate_vars = {name: auto.learning_rate for name, auto in autos.items()}
         obs["trainable"] = trainable
@@ -330,7 +334,7 @@ def probe_auto_decay(cls, initial_rate, factor, patience, scripts):
         ops_before = len(graph.get_operations())
         sessions = [tf1.Session(graph=graph), tf1.Session(graph=graph)]
         decoy = Decoy(graph=graph)
-        racing = RacingRuns()
+        racing = RacingRuns(watch_reads=True)
         try:
             for run, sess in zip(("", "replay_"), sessions):
                 sess.run(init)
@@ -357,5 +361,6 @@ def probe_auto_decay(cls, initial_rate, factor, patience, scripts):
         obs["returned_types"] = sorted(obs.get("returned_types", ()))
         obs["sessions_made"] = made.count
         obs["racing_runs"] = racing.count
+        obs["racing_reads"] = racing.reads
         obs["op_growth"] = len(graph.get_operations()) - ops_before
     return obs
