@@ -2,7 +2,7 @@
 call `%tensorboard` show TensorBoard's page in the output, its scalars dashboard lists both runs
 and the `summaries/loss` tag, and the notebook's own clean-up cell stops the server it started.
 
-Only the five cells the TensorBoard section needs run (not Run All): the lesson's other cells are
+Only the six cells the TensorBoard section needs run (not Run All): the lesson's other cells are
 covered by the grading tests, and each full run costs a minute of a 2-core machine.
 """
 from __future__ import annotations
@@ -15,9 +15,11 @@ import pytest
 from tests.e2e.test_student_browser import cell_with_source, code_cells, fail_on_dialog, output_text
 
 NOTEBOOK = "05_checkpoints_and_summaries/checkpoints_and_summaries.ipynb"
-# The cells to run, in order, each named by a line of its source.
+# The cells to run, in order, each named by a line of its source: section 7's run, then the optional
+# section's two runs beside it, then the server (started last, so that its first page lists all three).
 CELLS = ["from autograder.check import Checker",              # imports, WORK, new_dir
          "def build_regression(",                             # the model and X_DATA
+         'LOG_ROOT = new_dir("logs")',                        # section 7's run, and LOG_ROOT
          "for learning_rate in (0.002, 0.02):",               # two runs, one folder each
          "%tensorboard --logdir",                             # the server and its iframe
          "tensorboard_manager.get_all()"]                     # stop the server
@@ -65,12 +67,12 @@ def test_tensorboard_shows_both_runs_inline(lesson05_lab, page, artifacts):
     page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for(timeout=120_000)
     servers = []
     try:
-        for text in CELLS[:3]:
+        for text in CELLS[:4]:
             run_cell(page, text)
-        runs = output_text(cell_with_source(page, CELLS[2]))
+        runs = output_text(cell_with_source(page, CELLS[3]))
         assert all(run in runs for run in RUNS), runs
 
-        board = run_cell(page, CELLS[3])
+        board = run_cell(page, CELLS[4])
         assert "ERROR" not in output_text(board), output_text(board)
         servers = tensorboards_of(lesson05_lab)
         assert servers, "no TensorBoard server under the lab's kernel"
@@ -82,7 +84,7 @@ def test_tensorboard_shows_both_runs_inline(lesson05_lab, page, artifacts):
         board.scroll_into_view_if_needed()
         board.screenshot(path=str(artifacts / "tensorboard_inline.png"))
 
-        stop = run_cell(page, CELLS[4])
+        stop = run_cell(page, CELLS[5])
         assert "stopped the TensorBoard server" in output_text(stop), output_text(stop)
         gone, alive = psutil.wait_procs(servers, timeout=30)
         # Stopped, it stays a zombie until the kernel that started it (and never waits for it) exits.
