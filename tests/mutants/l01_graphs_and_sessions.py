@@ -141,4 +141,4 @@ MUTANTS += [
 ]
 
 # Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
-PUBLIC = {"inputs_by_suffix"}
+PUBLIC = {"inputs_by_suffix", "count_skips_ops_without_outputs", "inputs_with_control", "inputs_rstrip_index"}

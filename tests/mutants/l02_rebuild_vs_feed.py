@@ -178,10 +178,14 @@ MUTANTS += [
            ('self.output = tf.greater_equal(self.x, self.threshold, name="judge")', "self.output = None"),
            (_JUDGE, 'if self.output is None:\n            self.output = tf.greater_equal(self.x, self.threshold)\n'
                     "        " + _JUDGE)),
-    edited("graph_int_default", "threshold_graph", "float64-threshold",
+    edited("graph_int_default", "threshold_graph", "int-threshold",
            ("tf1.placeholder_with_default(tf.constant(default, tf.float32), []",
             "tf1.placeholder_with_default(default, []"),
            ("tf.greater_equal(x, threshold,", "tf.greater_equal(x, tf.cast(threshold, tf.float32),")),
+    # Uncast, x >= threshold raises in the kernel while the graph is built (float32 against int32).
+    edited("graph_int_default_uncast", "threshold_graph", "int-threshold",
+           ("tf1.placeholder_with_default(tf.constant(default, tf.float32), []",
+            "tf1.placeholder_with_default(default, []")),
     edited("variable_strict_comparison", "variable_judge", "stale-variable",
            ("tf.greater_equal(self.x, self.threshold)", "tf.greater(self.x, self.threshold)")),
 ]
@@ -270,4 +274,5 @@ MUTANTS += [
 ]
 
 # Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
-PUBLIC = {"judge_strict_comparison", "graph_strict_comparison", "variable_strict_comparison", "graph_int_default"}
+PUBLIC = {"judge_strict_comparison", "graph_strict_comparison", "variable_strict_comparison", "graph_int_default",
+          "graph_int_default_uncast"}

@@ -104,7 +104,8 @@ LESSON = Lesson(
                       "whatever its type (Const, Placeholder and NoOp included); an empty graph gives {}.",
                       same("counts"), shows=("counts",)),
             ),
-            cases=(Case("2 layers, split in 2", {"features": 4, "layers": 2, "parts": 2}),),
+            cases=(Case("2 layers, split in 2, and a NoOp (no outputs) after them",
+                        {"features": 4, "layers": 2, "parts": 2, "control": True}),),
         ),
         Exercise(
             id="input_names", symbol="input_op_names", points=2, probe=probe_input_names,
@@ -137,7 +138,9 @@ LESSON = Lesson(
                       "the same letters ('out', 'outer', 'my_out', 'block/out').",
                       same("inputs"), shows=("inputs",)),
             ),
-            cases=(Case("the inputs of 'out'", {"name": "out"}),),
+            # The second: a control input to leave out, and an input op whose name ends in digits.
+            cases=(Case("the inputs of 'out'", {"name": "out"}),
+                   Case("the inputs of 'guarded' (a control input, an op named 'layer12')", {"name": "guarded"})),
         ),
         Exercise(
             id="evaluate", symbol="evaluate", points=3, probe=probe_evaluate,

@@ -31,7 +31,11 @@ def _redone(got, kind, builds=False, resets=False) -> bool:
 def replay_threshold_graph(observation, inputs, run):
     """What the graph `build_threshold_graph` handed out computes, run by the grader outside the
     kernel: unfed, fed each of `feeds`, fed the default, and fed thresholds below and above every
-    input; the op type and dtype of the returned tensors, read from the GraphDef."""
+    input; the op type and dtype of the returned tensors, read from the GraphDef. `int_threshold`:
+    the placeholders of an integer dtype, from the kernel when building raised (`probe_threshold_graph`),
+    else the returned threshold if its dtype is an integer one."""
+    if "int_placeholders" in observation:
+        return {"int_threshold": list(observation["int_placeholders"]), "raised": observation.get("raised")}
     x_name, threshold_name, output_name = observation["tensors"]
     x = inputs["x"]
     thresholds = [*inputs["feeds"], inputs["default"], -1e9, 1e9]
@@ -51,7 +55,8 @@ def replay_threshold_graph(observation, inputs, run):
             "fed": values[:-3], "at_default": values[-3],
             "threshold_op": (described.get(threshold_name) or {}).get("op"),
             "follows_feed": bool(np.all(values[-2]) and not np.any(values[-1])),
-            "dtypes": [(described.get(n) or {}).get("dtype") for n in (x_name, threshold_name)]}
+            "dtypes": [(described.get(n) or {}).get("dtype") for n in (x_name, threshold_name)],
+            "int_threshold": [threshold_name] if str((described.get(threshold_name) or {}).get("dtype")).startswith(("int", "uint")) else []}
 
 
 THRESHOLD_JUDGE_MARKED = {"x": "array", "first": "number", "second": "number", "third": "number"}
@@ -188,6 +193,14 @@ LESSON = Lesson(
             id="threshold_graph", symbol="build_threshold_graph", points=2, probe=probe_threshold_graph,
             outside=("x", "feeds"), replay=replay_threshold_graph,
             checks=(
+                # Before the others: building x >= threshold with an int32 threshold raises in the kernel.
+                Check("int-threshold", "makes the threshold float32 even for a whole-number default",
+                      "The threshold placeholder took the dtype of its default: "
+                      "placeholder_with_default(1, []) is an int32 tensor, since 1 is a Python int, and "
+                      "x >= threshold then compares float32 with int32, which TensorFlow refuses (or, "
+                      "cast afterwards, a fed 0.25 is truncated to 0). Cast the default to float32 "
+                      "before making the placeholder: tf.constant(default, tf.float32).",
+                      holds(lambda got: not got.get("int_threshold")), shows=("int_threshold",)),
                 Check("plain-placeholder", "runs without feeding the threshold",
                       "A plain placeholder has no value of its own, so every run must feed it. "
                       "tf.compat.v1.placeholder_with_default runs with its default until you feed another.",
@@ -366,7 +379,7 @@ REQUIREMENTS = {
         "judge(x) adds no ops to the graph": "graph-growth",
     },
     "threshold_graph": {
-        "threshold = placeholder_with_default(default)": ("plain-placeholder", "not-an-input", "ignored-default"),
+        "threshold = placeholder_with_default(default)": ("plain-placeholder", "not-an-input", "ignored-default", "int-threshold"),
         "a fed threshold is used": "fed-value-ignored",
         "x >= threshold (float32)": ("float64-threshold", "strict-comparison"),
     },

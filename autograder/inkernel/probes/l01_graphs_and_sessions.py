@@ -86,6 +86,8 @@ def probe_input_names(input_op_names, name):
             tf.add(parts[0], parts[1], name="gated")
         layer = tf.nn.relu(square, name="layer12")  # an op name that ends in digits, like its tensor's index
         tf.add(layer, square, name="mixed")
+        with tf.control_dependencies([parts[0].op]):  # a control input, and a data input from "layer12"
+            tf.subtract(layer, x, name="guarded")
     control = [c.name for c in given.get_operation_by_name(name).control_inputs]
     with tf.Graph().as_default():
         tf.identity(tf.constant(0.0, name="decoy"), name=name)

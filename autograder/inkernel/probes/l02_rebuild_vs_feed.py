@@ -80,11 +80,23 @@ def _growth_elsewhere(runs, default_graph):
 def probe_threshold_graph(build, default):
     """Build the graph and hand it out: its GraphDef and the names of the three tensors returned.
     The grader runs it outside the kernel (`replay_threshold_graph`) on inputs and thresholds this
-    kernel never sees."""
+    kernel never sees.
+
+    A build that raised a TypeError or ValueError after making a placeholder of an integer dtype
+    (placeholder_with_default(1, []) is int32, and x >= it mixes dtypes) is handed out as the names
+    of those placeholders (`int_placeholders`), so a check can name that mistake; any other raise
+    stays a raise."""
     import tensorflow as tf
 
     with tf.Graph().as_default() as graph:
-        x_t, threshold_t, output_t = build(default)
+        try:
+            x_t, threshold_t, output_t = build(default)
+        except (TypeError, ValueError) as error:
+            ints = [op.name for op in graph.get_operations()
+                    if op.type in ("Placeholder", "PlaceholderWithDefault") and op.outputs[0].dtype.is_integer]
+            if not ints:
+                raise
+            return {"int_placeholders": ints, "raised": f"{type(error).__name__}: {str(error).splitlines()[0][:300]}"}
         names = [t.name for t in (x_t, threshold_t, output_t)]
     return {"graph": export_graph(graph), "tensors": names}
 
