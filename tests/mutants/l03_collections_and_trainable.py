@@ -147,5 +147,14 @@ MUTANTS += [
         '''),
 ]
 
+# get_variable(..., regularizer=) files its terms in REGULARIZATION_LOSSES, not in "losses".
+MUTANTS += [
+    edited("decay_regularizer", "dense_decay", "regularizer-collection",
+           ('        w = tf1.get_variable("w", initializer=w0)',
+            '        w = tf1.get_variable("w", initializer=w0,\n'
+            '                             regularizer=lambda t: decay * tf.nn.l2_loss(t))'),
+           ('    tf1.add_to_collection("losses", decay * tf.nn.l2_loss(w))\n', "")),
+]
+
 # Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
-PUBLIC = {"freezer_op_per_variable"}
+PUBLIC = {"freezer_op_per_variable", "freezer_all_trainables", "decay_regularizer"}

@@ -140,6 +140,12 @@ LESSON = Lesson(
         Exercise(
             id="dense_decay", symbol="dense_with_decay", points=2, probe=probe_dense,
             checks=(
+                Check("regularizer-collection", "files its terms under \"losses\", not REGULARIZATION_LOSSES",
+                      "The terms went to REGULARIZATION_LOSSES, the collection get_variable(..., "
+                      "regularizer=...) fills: the exercise asks for the \"losses\" collection. Add the "
+                      "term yourself with tf1.add_to_collection(\"losses\", decay * tf.nn.l2_loss(w)).",
+                      lambda got, exp: got["n_terms"] == exp["n_terms"] or got["regularization_terms"] == 0,
+                      shows=("n_terms", "regularization_terms")),
                 Check("term-not-collected", "adds one term per layer to the live \"losses\" collection",
                       "Each call must add exactly one term with tf1.add_to_collection(\"losses\", ...). "
                       "Appending to the list tf1.get_collection returns edits a copy, and the term is lost.",
@@ -195,9 +201,9 @@ LESSON = Lesson(
             cases=(Case("the source: x=3, y=31, |x - y|, Adam, freeze x 5 steps then y 5 steps, 100 steps", {
                 "values": {"x": 3.0, "y": 31.0}, "loss": "abs_gap", "optimizer": "adam", "lr": 0.01,
                 "cycle": [["x"]] * 5 + [["y"]] * 5, "steps": 100}),
-                   Case("three variables under Adam, steps with nothing or one frozen, 15 steps", {
+                   Case("three variables under Adam, steps with nothing or one frozen, a trainable variable outside var_list, 15 steps", {
                 "values": {"p": -1.0, "q": [-2.0, 0.5], "r": 4.0}, "loss": "quadratic", "optimizer": "adam",
-                "lr": 0.05, "cycle": [[], ["p"], ["q", "r"], [], ["r"]], "steps": 15})),
+                "lr": 0.05, "cycle": [[], ["p"], ["q", "r"], [], ["r"]], "steps": 15, "bystander": 1.0})),
         ),
         Exercise(
             id="train_layers", symbol="train_layers", points=2, probe=probe_train_layers,
@@ -251,7 +257,7 @@ REQUIREMENTS = {
     "dense_decay": {
         "Return x @ w + b": "layer-output",
         "with <name>/w and <name>/b from get_variable": "variable-names",
-        "add ONE term to the \"losses\" collection": ("term-not-collected", "term-not-scalar"),
+        "add ONE term to the \"losses\" collection": ("regularizer-collection", "term-not-collected", "term-not-scalar"),
         "decay * tf.nn.l2_loss(w)": "decay-value",
     },
     "freezer": {

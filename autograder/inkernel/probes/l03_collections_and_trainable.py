@@ -113,7 +113,8 @@ def probe_train_excluding(train, values, excluded, steps, lr):
 
 
 def probe_dense(dense, x, layers, decay):
-    """Stack the student's layer (ReLU between layers) in a fresh graph; read the "losses" collection."""
+    """Stack the student's layer (ReLU between layers) in a fresh graph; read the "losses" collection
+    (and count REGULARIZATION_LOSSES, where get_variable(..., regularizer=) files its terms)."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
@@ -124,12 +125,14 @@ def probe_dense(dense, x, layers, decay):
             if i < len(layers) - 1:
                 h = tf.nn.relu(h)
         terms = list(graph.get_collection("losses"))
+        regularization = graph.get_collection(tf1.GraphKeys.REGULARIZATION_LOSSES)
         names = sorted(_name(v) for v in graph.get_collection(tf1.GraphKeys.TRAINABLE_VARIABLES))
         with tf1.Session() as sess:
             sess.run(tf1.global_variables_initializer())
             output, values = sess.run([h, terms])
     return {"output": output, "n_terms": len(terms), "terms": [float(np.sum(v)) for v in values],
-            "term_shapes": [list(np.shape(v)) for v in values], "variables": names}
+            "term_shapes": [list(np.shape(v)) for v in values], "variables": names,
+            "regularization_terms": len(regularization)}
 
 
 class StepsRecorded(CallCounter):
