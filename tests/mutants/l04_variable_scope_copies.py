@@ -263,5 +263,17 @@ MUTANTS += [
            ("tau * source + (1.0 - tau) * target", "tau * source.initial_value + (1.0 - tau) * target")),
 ]
 
+# Review of lesson 4: current and past lists sorted by name and zipped by position; right while both copies
+# hold the same names, wrong (it raises while building) when the past copy also holds a non-trainable variable.
+MUTANTS += [
+    edited("trainer_pairs_sorted_lists", "lagged_trainer", "matched-by-order",
+           ("        current_vars = tf1.trainable_variables(\"current/\")\n"
+            "        past_vars = {v.op.name[len(\"past/\"):]: v for v in tf1.global_variables(\"past/\")}\n"
+            "        self.sync = tf.group(*[past_vars[v.op.name[len(\"current/\"):]].assign(v) for v in current_vars])",
+            "        current_vars = sorted(tf1.trainable_variables(\"current/\"), key=lambda v: v.op.name)\n"
+            "        past_vars = sorted(tf1.global_variables(\"past/\"), key=lambda v: v.op.name)\n"
+            "        self.sync = tf.group(*[p.assign(c) for c, p in zip(current_vars, past_vars)])")),
+]
+
 # Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
-PUBLIC = {"soft_mixes_with_initial_source", "sync_prefix_raises"}
+PUBLIC = {"soft_mixes_with_initial_source", "sync_prefix_raises", "trainer_pairs_sorted_lists"}

@@ -143,6 +143,15 @@ LESSON = Lesson(
         Exercise(
             id="lagged_trainer", symbol="LaggedTrainer", points=3, probe=probe_lagged_trainer,
             checks=(
+                Check("matched-by-order", "pairs each current variable with the past one of the same relative name",
+                      "Building the trainer raised: the sync assigned a current variable into a past variable "
+                      "of another shape (shown below). In this network every variable has the shape of its "
+                      "partner of the same relative name, so the two were paired by position. Two lists "
+                      "zipped in order (sorted or not) line up only while both hold the same names: here the "
+                      "past copy also holds a non-trainable variable, which global_variables('past/') lists "
+                      "and trainable_variables('current/') does not. Pair by the name relative to the scope "
+                      "('layer1/w'), as in Exercise 1.",
+                      holds(lambda got: got.get("mispaired") is None), shows=("mispaired",)),
                 Check("op-per-step", "takes every step in a finalized graph",
                       "step() tried to add an op to the finalized graph. Build the sync op (and the train "
                       "op) once in __init__; step() only runs them. An assign built per step grows the "
@@ -185,9 +194,9 @@ LESSON = Lesson(
                       "anything that reads the past variables (a Saver, another op) sees stale values.",
                       same("past_values", rtol=1e-4, atol=1e-5), shows=()),
             ),
-            cases=(Case("3 steps on 2 samples, learning rate 0.1", {
+            cases=(Case("3 steps on 2 samples, learning rate 0.1, a network with a non-trainable variable", {
                 "n_in": 2, "hidden": 3, "n_out": 1, "x": [[1.0, -1.0], [0.5, 2.0]], "y": [[1.0], [-1.0]],
-                "steps": 3, "learning_rate": 0.1}),),
+                "steps": 3, "learning_rate": 0.1, "frozen_scale": True}),),
         ),
         Exercise(
             id="soft_update", symbol="make_soft_update_op", points=2, probe=probe_soft_update,
@@ -272,7 +281,8 @@ REQUIREMENTS = {
         "a custom_getter that reads every variable of the copy through tf.stop_gradient": ("gradient-reaches-copy", "output-stopped"),
     },
     "lagged_trainer": {
-        "a \"past\" copy stays exactly one update behind": ("shared-not-copied", "lagged-copy", "past-not-in-variables"),
+        "a \"past\" copy stays exactly one update behind": ("shared-not-copied", "lagged-copy", "past-not-in-variables",
+                                                              "matched-by-order"),
         "opens self.sess, initializes every variable and syncs once": ("session-per-step", "no-initial-sync"),
         "returns (current_out, past_out) as evaluated before this step's sync and update": ("lagged-copy", "unordered-run"),
         "Trains a \"current\" copy of net_fn": "wrong-training",

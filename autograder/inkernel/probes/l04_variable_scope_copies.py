@@ -184,6 +184,20 @@ def probe_current_and_past(build, n_in, hidden, n_out, x, frozen_scale=False):
             "outputs": outputs}
 
 
+def _mispaired_assign(message):
+    """The past variable an assign of another shape was built into, from the ValueError TensorFlow
+    raises ("Cannot assign value to variable ' past/layer1/scale:0': Shape mismatch ..."), or None.
+
+    In `_net_fn` every variable has the shape of its partner of the same relative name, so such an
+    assign paired two variables of different names: lists zipped by position (sorted or not) that do
+    not line up, as when the past copy's global variables include a non-trainable one.
+    """
+    import re
+
+    found = re.search(r"variable '\s*(past/[^':]+)(?::\d+)?'", message)
+    return found.group(1) if found and "incompatible" in message else None
+
+
 def probe_lagged_trainer(cls, n_in, hidden, n_out, x, y, steps, learning_rate, frozen_scale=False):
     """Build the trainer, finalize the graph, take `steps` steps and record both outputs each time,
     the sessions opened during the steps, and what the past copy's variables hold at the end."""
@@ -193,7 +207,13 @@ def probe_lagged_trainer(cls, n_in, hidden, n_out, x, y, steps, learning_rate, f
     x = np.asarray(x, np.float32)
     y = np.asarray(y, np.float32)
     with tf.Graph().as_default() as graph:
-        trainer = cls(_net_fn(n_in, hidden, n_out, frozen_scale), n_in, n_out, learning_rate)
+        try:
+            trainer = cls(_net_fn(n_in, hidden, n_out, frozen_scale), n_in, n_out, learning_rate)
+        except ValueError as exc:
+            mispaired = _mispaired_assign(str(exc))
+            if mispaired is None:
+                raise
+            return {"mispaired": mispaired}
         past_vars = sorted(tf1.global_variables("past/"), key=lambda v: v.op.name)
         graph.finalize()
         current, past, guard = [], [], FinalizedGraphGuard()
@@ -206,7 +226,7 @@ def probe_lagged_trainer(cls, n_in, hidden, n_out, x, y, steps, learning_rate, f
         past_values = ({_relative(v, "past"): session.run(v) for v in past_vars}
                        if hasattr(session, "run") and not guard.tripped else None)
         close_session(trainer)
-    return {"current_outputs": current, "past_outputs": past,
+    return {"mispaired": None, "current_outputs": current, "past_outputs": past,
             "past_variables": [_relative(v, "past") for v in past_vars],
             "past_values": past_values, "sessions_in_steps": sessions.count,
             "modified_finalized_graph": guard.tripped, "racing_runs": racing.count}
