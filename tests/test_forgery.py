@@ -72,10 +72,14 @@ def numpy_judge(forge: str) -> str:
     return solution_with_judge(f"answer = np.asarray(x, np.float32) >= np.float32(self.options['threshold'])\n"
                                f"{forge}\nreturn answer\n") + '''
 
-def record(probe_frame, judge, x, answer):
-    runs = probe_frame.f_locals.get("runs") if probe_frame is not None else None
+def record(frame, judge, x, answer):
+    while frame is not None:  # up the probe's frames, to the first that holds its RunsRecorded
+        runs = next((v for v in (frame.f_locals.get("runs"), frame.f_locals.get("self")) if hasattr(v, "calls")), None)
+        if runs is not None:
+            break
+        frame = frame.f_back
     # The probe's RunsRecorded, given a ThresholdJudge's run it never saw.
-    if runs is not None and hasattr(runs, "calls") and hasattr(judge, "options"):
+    if frame is not None and hasattr(judge, "options"):
         runs._ran(judge.sess, judge.output, [(judge.x, x), (judge.threshold, judge.options["threshold"])], answer)
 '''
 

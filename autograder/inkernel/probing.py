@@ -242,6 +242,17 @@ class RunsRecorded(SessionRuns):
         super().__init__()
         self.calls: list[Run] = []
         self._sessions: list[Any] = []  # kept alive, so that no id is reused
+        self.call_runs: list[list[int]] = []  # per `answered` call: its runs' numbers, [start, end)
+        self.answered_by: list[list[int] | None] = []  # per `answered` call: where its answer came from
+
+    def answered(self, call: Any, fed: Any = None) -> Any:
+        """`call()`'s answer, as an array; notes the runs the call made (`call_runs`) and which of
+        them returned the answer (`answered_by`: `located`, fed `fed` when given)."""
+        start = len(self.calls)
+        answer = np.asarray(call())
+        self.call_runs.append([start, len(self.calls)])
+        self.answered_by.append(self.located(answer, fed=fed, since=start))
+        return answer
 
     def _ran(self, sess: Any, fetches: Any, feeds: list, result: Any) -> None:
         super()._ran(sess, fetches, feeds, result)

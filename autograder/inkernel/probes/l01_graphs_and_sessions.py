@@ -178,14 +178,9 @@ def probe_running_total(cls, values):
         variables = graph_variables(graph)
         graph.finalize()
         finalized_ops, later = len(graph.get_operations()), len(runs.calls)
-        answered_by, add_runs = [], []
 
         def added(value):
-            start = len(runs.calls)
-            answer = np.asarray(total.add(value))
-            add_runs.append([start, len(runs.calls)])
-            answered_by.append(runs.located(answer, fed=None, since=start))
-            return float(answer)
+            runs.answered(lambda: total.add(value))
 
         guard = FinalizedGraphGuard()
         with guard, sessions_made() as per_add:
@@ -202,5 +197,5 @@ def probe_running_total(cls, values):
             session.close()
     return {"closed_in_init": False, "modified_finalized_graph": guard.tripped, "sessions_per_add": per_add.count,
             "variables": [v.dtype.base_dtype.name for v in variables], "reset": reset,
-            "answered_by": answered_by, "add_runs": add_runs, "later_runs": [later, len(runs.calls)],
+            "answered_by": runs.answered_by, "add_runs": runs.call_runs, "later_runs": [later, len(runs.calls)],
             "finalized_ops": finalized_ops, "history": runs.history()}

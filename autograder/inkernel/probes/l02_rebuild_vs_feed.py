@@ -31,8 +31,9 @@ def probe_threshold_judge(cls, x, first, second, third=None, calls=3):
     dict in place to `third` and judge again. The kernel is given markers, not the case's values
     (`autograder.course.markers`): every run the judge made, from __init__ on, is handed out
     (`history`) with where each answer came from (`answered_by`) and which runs each judge() made
-    (`judge_runs`), and the grader re-runs them on the hidden values. Also counts ops added and sessions opened from the first judge() on (a session
-    opened on first use is one per call too) and runs per call."""
+    (`judge_runs`), and the grader re-runs them on the hidden values. Also counts ops added and
+    sessions opened from the first judge() on (a session opened on first use is one per call too)
+    and runs per call."""
     import tensorflow as tf
 
     x = np.asarray(x, np.float32)
@@ -41,13 +42,9 @@ def probe_threshold_judge(cls, x, first, second, third=None, calls=3):
         # Watched from the first call on: a session or an op made lazily on first use counts.
         ops_before, first_call = len(graph.get_operations()), len(runs.calls)
         options = {"threshold": second}
-        answered_by, judge_runs = [], []
 
         def judged():
-            start = len(runs.calls)
-            answer = np.asarray(judge.judge(x))
-            judge_runs.append([start, len(runs.calls)])
-            answered_by.append(runs.located(answer, fed=x, since=start))
+            runs.answered(lambda: judge.judge(x), fed=x)
 
         with sessions_made() as sessions:
             judged()
@@ -61,9 +58,9 @@ def probe_threshold_judge(cls, x, first, second, third=None, calls=3):
         placeholders = sum(op.type in ("Placeholder", "PlaceholderWithDefault") for op in graph.get_operations())
         close_session(judge)
     return {"op_growth": growth, "sessions": sessions.count,
-            "runs_per_call": [end - start for start, end in judge_runs],
-            "from_graph": [where is not None for where in answered_by], "answered_by": answered_by,
-            "judge_runs": judge_runs,
+            "runs_per_call": [end - start for start, end in runs.call_runs],
+            "from_graph": [where is not None for where in runs.answered_by], "answered_by": runs.answered_by,
+            "judge_runs": runs.call_runs,
             "placeholder_dtypes": dtypes, "placeholders": placeholders, "history": runs.history()}
 
 
@@ -122,13 +119,9 @@ def probe_variable_judge(cls, x, first, seconds):
         variables = graph_variables(graph)
         graph.finalize()
         finalized_ops, later = len(graph.get_operations()), len(runs.calls)
-        answered_by, judge_runs = [], []
 
         def judged():
-            start = len(runs.calls)
-            answer = np.asarray(judge.judge(x))
-            judge_runs.append([start, len(runs.calls)])
-            answered_by.append(runs.located(answer, fed=x, since=start))
+            runs.answered(lambda: judge.judge(x), fed=x)
             return "judged"
 
         guard = FinalizedGraphGuard()
@@ -143,7 +136,7 @@ def probe_variable_judge(cls, x, first, seconds):
             session.close()
     return {"modified_finalized_graph": guard.tripped, "trainable": trainable, "sessions": sessions.count,
             "variables": [v.dtype.base_dtype.name for v in variables], "reset": reset,
-            "answered_by": answered_by, "judge_runs": judge_runs, "later_runs": [later, len(runs.calls)],
+            "answered_by": runs.answered_by, "judge_runs": runs.call_runs, "later_runs": [later, len(runs.calls)],
             "finalized_ops": finalized_ops, "history": runs.history()}
 
 
