@@ -76,6 +76,9 @@ def synthetic_records(seed: int = 13) -> list[dict[str, Any]]:
                 "score": sum(r.points for r in results), "max_score": lesson.max_score, "device": "CPU",
                 "duration_s": round(rng.uniform(4, 12), 2), "status": status, "reason": reason, "cell_errors": [],
                 "exercises": [exercise_json(r) for r in results]})
+            # What each student's wrong answers returned: their own values (a digest per failed
+            # exercise), so that two students who fail the same check are not thereby alike.
+            records[-1]["observed"] = {r.id: [f"{student}/{r.id}"] for r in results if not r.passed}
             if assignment == ASSIGNMENTS[0] and student in FLAGS:
                 records[-1]["flags"] = FLAGS[student]
     return records
@@ -114,7 +117,9 @@ def synthetic_notebooks(assignment: str, students: list[str]) -> dict[str, nbfor
     alternatives = [] if assignment == ASSIGNMENTS[0] else alternatives_of(assignment)
     # In turn: the solution's answers, the solution's with one answer written another way (a different
     # one each), the release untouched.
-    handed = {student: (_answered(assignment), _answered(assignment, alternatives[i % max(len(alternatives), 1):][:1]),
+    # Every third student writes one answer another way, each a different one while there are enough.
+    handed = {student: (_answered(assignment),
+                        _answered(assignment, alternatives[(i // 3) % max(len(alternatives), 1):][:1]),
                         release)[i % 3] for i, student in enumerate(students)}
     if assignment == ASSIGNMENTS[0]:
         groups = one_per_cell(alternatives_of(assignment))
