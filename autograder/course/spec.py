@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Mapping, Sequence
 
+from autograder.course.markers import mark
+
 Observation = dict[str, Any]
 Compare = Callable[[Observation, Observation], bool]
 
@@ -73,8 +75,6 @@ class Exercise:
             return case
         inputs = {k: v for k, v in case.inputs.items() if k not in self.outside}
         if self.marked:
-            from autograder.course.markers import mark
-
             inputs = mark(inputs, dict(self.marked))[0]
         return replace(case, inputs=inputs)
 
