@@ -51,10 +51,10 @@ INSTRUCTIONS = {
     "start", "give", "store", "raise", "leave", "put", "take", "imagine", "suppose", "evaluate",
     "sync", "train", "set", "mind",
 }
-# Verbs of behaviour, in the forms that state a fact ("`eval()` raises"), not the base form of an
-# instruction or an infinitive ("to run", "you keep").
-VERBS = re.compile(r"\b(returns|raises|creates|runs|ran|builds|built|adds|added|prints|printed|shows|"
-                   r"shown|draws|drawn|costs|grows|fails|refuses|holds|keeps|computes|executes|"
+# Verbs of behaviour ("`eval()` raises", "ops that no fetch needs never run"). An instruction that
+# starts with one is left out by `INSTRUCTIONS`.
+VERBS = re.compile(r"\b(returns?|raises?|creates?|runs?|ran|builds?|built|adds?|added|prints?|printed|shows?|"
+                   r"shown|draws?|drawn|costs?|grows?|fails?|refuses?|holds?|keeps?|computes?|executes?|"
                    r"executed|measured|measures|evaluates|rounds|saves|saved|restores|restored|"
                    r"writes|written|reads|deletes|deleted|accepts|ignores|warns|traces|traced|"
                    r"retraces|converts|rescales|faster|slower)\b", re.I)
