@@ -1,39 +1,48 @@
 """The lessons' prose, sentence by sentence: which sentences state a fact, and what backs each one.
 
 A lesson's text must not drift from what TensorFlow does (issue 35). Every *material* sentence of a
-solution notebook's markdown is backed in one of four ways, and tests/test_prose.py lists those that
-are not.
+solution notebook's markdown is backed in one of the ways below, and tests/test_prose.py lists those
+that are not.
 
 **Units.** Each markdown cell is cut into units: headings are dropped, fenced code blocks and HTML
-comments other than the opinion marker are removed, each list item and each table row is a unit of
-its own, and the rest is split into sentences at `.`, `!` or `?` followed by a space and a capital,
-a backtick, a quote, a parenthesis or a star (so `tf.compat.v1`, `e.g.` and `2.21` do not split).
+comments are removed, each list item and each table row is a unit of its own, and the rest is split
+into sentences at `.`, `!` or `?` followed by a space and a capital, a backtick, a quote, a
+parenthesis or a star (so `tf.compat.v1`, `e.g.` and `2.21` do not split). The objectives (the list
+under "**You will be able to**") and the "**How to work here.**" paragraph are not units.
 
-**Material** (`is_material`): a unit that is not a question (it ends in `?`) and not an instruction
-(its first word, past list marks and emphasis, is an imperative such as Write, Run, Return, Look:
-see `INSTRUCTIONS`), and that names something a run could contradict:
+**Material** (`is_material`): a unit that is not a question (it ends in `?`), not an instruction
+(its first word, past list marks and emphasis, is an imperative such as Write, Run, Return, Build:
+see `INSTRUCTIONS`) and not about the course itself ("This lesson...", "The sections below...":
+`ABOUT_THE_COURSE`), and that names something a run could contradict:
 * a code span in backticks (an API, an op, a value, a file), or
 * a number (a digit) once references are removed: "lesson 6", "section 4", "Exercise 2",
   "(2 points)", "cell [5]", and the version names TF1, TF2, v1, v2, or
-* a verb of behaviour from `VERBS` (returns, raises, creates, runs, prints, costs, grows...).
+* a verb of behaviour from `VERBS` (returns, raises, creates, runs, prints, costs, grows...), as a
+  word of its own ("define-by-run" holds none).
 
 **Backed** (`backing`), first match wins:
-* `claim`: a code cell next to the markdown cell holds a `claim(` call: the code cell right
-  after it (the one the text introduces) or the code cell right before it (the one whose output
-  the text reads);
-* `citation`: the unit cites where it holds, in parentheses, as `(TensorFlow: `path`)` with a
-  path of the installed TensorFlow package (`tensorflow/python/training/saver.py`), or
-  `(docs: `tf.name`)` with a public TensorFlow name whose docstring says it; several citations
-  may share the parenthesis, separated by `;` (tests/test_prose.py checks that each path exists
-  and each name resolves in TensorFlow 2.21);
+* `citation`: the unit cites where it holds, in parentheses: `(TensorFlow: `path`)`, a file of the
+  installed TensorFlow package (`tensorflow/python/training/saver.py`); `(docs: `tf.name`)`, a
+  public name (`tf.`, `np.` or `keras.`) whose docstring says it; `(Python: `topic`)`, a section
+  of Python's reference as `help("topic")` shows it (`assert`, `assignment`). Several may share
+  the parenthesis, separated by `;`. tests/test_prose.py checks that each path exists, each name
+  resolves and each topic exists, in this venv;
 * `opinion`: the unit is marked as the course's view, visibly: it contains "in this course's view";
+* `recap` (only for a unit of a `## Summary` section or of an "**Optional sections, in short.**"
+  paragraph, which restate what the lesson showed): every code span of the unit also appears in a
+  unit the lesson backs by a claim, a citation or an exercise (a span inside a longer one counts).
+  A recap unit with no code span needs a citation or a rewording: the summary is where a false
+  line is repeated, so it does not borrow a neighbour's claim;
+* `claim`: the code cell right after the markdown cell (the one the text introduces) or right
+  before it (the one whose output the text reads) holds a `claim(` call;
 * `exercise`: the unit is part of an exercise statement (from a `### Exercise` heading to the end
   of its markdown cell): it specifies what the student's code must do, and the exercise's check
   cell grades the solution against it (tests/test_grading.py gives the solution full marks).
 
 A heuristic, deliberately wide: it counts some sentences that state no checkable fact, which then
-need a claim, a citation or a rewording; it misses a fact stated with no backticks, number or
-listed verb ("Graphs are faster"), which a reviewer still reads for.
+need a claim, a citation or a rewording. It cannot tell whether the claim next to a sentence checks
+*that* sentence, only that the cell checks something; and it misses a fact stated with no
+backticks, number or listed verb ("Graphs are faster"). A reviewer still reads for both.
 """
 from __future__ import annotations
 
@@ -53,21 +62,23 @@ INSTRUCTIONS = {
 }
 # Verbs of behaviour ("`eval()` raises", "ops that no fetch needs never run"). An instruction that
 # starts with one is left out by `INSTRUCTIONS`.
-VERBS = re.compile(r"\b(returns?|raises?|creates?|runs?|ran|builds?|built|adds?|added|prints?|printed|shows?|"
+VERBS = re.compile(r"(?<![\w-])(returns?|raises?|creates?|runs?|ran|builds?|built|adds?|added|prints?|printed|shows?|"
                    r"shown|draws?|drawn|costs?|grows?|fails?|refuses?|holds?|keeps?|computes?|executes?|"
                    r"executed|measured|measures|evaluates|rounds|saves|saved|restores|restored|"
                    r"writes|written|reads|deletes|deleted|accepts|ignores|warns|traces|traced|"
-                   r"retraces|converts|rescales|faster|slower)\b", re.I)
+                   r"retraces|converts|rescales|faster|slower)(?![\w-])", re.I)
 REFERENCES = re.compile(r"\b(lessons?|sections?|exercises?|parts?|steps?|cells?|seeds?|items?|"
                         r"figures?|reviews?|issues?)\s+\[?\d+\]?(\s*(and|or|,|–|-|to)\s*\[?\d+\]?)*|"
                         r"\(\d+ points?\)|\[\d+\]|\bTF\s?[12]\b|\bv[12]\b|\bTensorFlow [12]\b|"
                         r"^\s*\d+\.\s", re.I)
 # What the lesson says about itself: how to work, what it covers, where its sections are.
 ABOUT_THE_COURSE = re.compile(r"^(\*\*How to work here\.\*\*|(This|The|Its) (second half of the )?lesson\b|"
-                              r"Optional sections\b|The optional sections?\b|Each exercise\b|The check\b)")
+                              r"Optional sections\b|The optional sections?\b|The sections below\b|"
+                              r"Each exercise\b|The check\b)")
 CITATION = re.compile(r"\((?:[^()]*?;\s*)?(?:TensorFlow|docs|Python):\s*`[^`]+`")
 CITED = re.compile(r"\b(TensorFlow|docs|Python):\s*`([^`]+)`")
 OPINION = re.compile(r"in this course's view", re.I)
+PROSE, EXERCISE, RECAP = "prose", "exercise", "recap"
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"“(*])")
 ABBREVIATIONS = ("e.g.", "i.e.", "vs.", "etc.", "cf.")
 
@@ -82,27 +93,32 @@ class Unit:
     backing: str | None   # "claim", "citation", "opinion", "exercise", or None: unbacked
 
 
-def units_of(markdown: str) -> list[tuple[str, bool]]:
-    """(text, in an exercise statement) for each sentence, list item or table row of a markdown cell."""
+def units_of(markdown: str) -> list[tuple[str, str]]:
+    """(text, PROSE, EXERCISE or RECAP) for each sentence, list item or table row of a markdown cell."""
     markdown = re.sub(r"```.*?```", "", markdown, flags=re.S)
     markdown = re.sub(r"<!--.*?-->", "", markdown, flags=re.S)
     blocks: list[tuple[str, bool]] = []
     paragraph: list[str] = []
-    in_exercise = in_objectives = False
+    kind, in_objectives = PROSE, False
 
     def flush():
         if paragraph and not in_objectives:
-            blocks.append((" ".join(paragraph), in_exercise))
+            blocks.append((" ".join(paragraph), kind))
         paragraph.clear()
 
     for line in markdown.splitlines():
         stripped = line.strip()
         if stripped.startswith("#"):
             flush()
-            in_exercise = bool(re.match(r"#+\s*(Optional:\s*)?Exercise\b", stripped))
+            kind = (EXERCISE if re.match(r"#+\s*(Optional:\s*)?Exercise\b", stripped) else
+                    RECAP if re.fullmatch(r"#+\s*Summary", stripped) else PROSE)
         elif not stripped:
             flush()
             in_objectives = False
+        elif stripped.startswith("**Optional sections, in short"):
+            flush()
+            kind = RECAP
+            paragraph.append(stripped)
         elif re.fullmatch(r"\*\*You will be able to:?\*\*:?", stripped) or stripped.startswith("**How to work here"):
             flush()
             in_objectives = True
@@ -111,14 +127,14 @@ def units_of(markdown: str) -> list[tuple[str, bool]]:
         elif stripped.startswith("|"):
             flush()
             if not re.fullmatch(r"[|\s:-]+", stripped):
-                blocks.append((stripped, in_exercise))
+                blocks.append((stripped, kind))
         elif re.match(r"([*+-]|\d+\.)\s", stripped):
             flush()
             paragraph.append(stripped)
         else:
             paragraph.append(stripped)
     flush()
-    return [(sentence, exercise) for block, exercise in blocks for sentence in split_sentences(block)]
+    return [(sentence, kind) for block, kind in blocks for sentence in split_sentences(block)]
 
 
 def split_sentences(text: str) -> list[str]:
@@ -146,15 +162,25 @@ def is_material(sentence: str) -> bool:
     return bool(VERBS.search(plain))
 
 
-def backing(sentence: str, exercise: bool, claimed: bool) -> str | None:
-    """What backs a material sentence (see the module's docstring), or None."""
-    if claimed:
-        return "claim"
+def code_spans(text: str) -> set[str]:
+    return set(re.findall(r"`([^`]+)`", text))
+
+
+def backing(sentence: str, kind: str, claimed: bool, checked_spans: set[str] = frozenset()) -> str | None:
+    """What backs a material sentence (see the module's docstring), or None. `checked_spans`: the
+    code spans of the lesson's sentences backed by a claim or a citation, which a recap may repeat."""
     if CITATION.search(sentence):
         return "citation"
     if OPINION.search(sentence):
         return "opinion"
-    if exercise:
+    if kind == RECAP:
+        spans = code_spans(sentence)
+        return "recap" if spans and all(any(span in checked or len(checked) > 2 and checked in span
+                                            for checked in checked_spans)
+                                        for span in spans) else None
+    if claimed:
+        return "claim"
+    if kind == EXERCISE:
         return "exercise"
     return None
 
@@ -166,16 +192,13 @@ def lesson_units(path: Path) -> list[Unit]:
     def holds_claim(index: int) -> bool:
         return 0 <= index < len(cells) and cells[index].cell_type == "code" and "claim(" in cells[index].source
 
-    units = []
-    for index, cell in enumerate(cells):
-        if cell.cell_type != "markdown":
-            continue
-        after = next((k for k in range(index + 1, len(cells)) if cells[k].cell_type == "code"), -1)
-        claimed = holds_claim(after) or holds_claim(index - 1)
-        for text, exercise in units_of(cell.source):
-            material = is_material(text)
-            units.append(Unit(index, text, material, backing(text, exercise, claimed) if material else None))
-    return units
+    found = [(index, text, kind, holds_claim(index + 1) or holds_claim(index - 1))
+             for index, cell in enumerate(cells) if cell.cell_type == "markdown"
+             for text, kind in units_of(cell.source)]
+    checked = set().union(*[code_spans(text) for _, text, kind, claimed in found
+                            if kind != RECAP and backing(text, kind, claimed) in ("claim", "citation", "exercise")])
+    return [Unit(index, text, is_material(text), backing(text, kind, claimed, checked) if is_material(text) else None)
+            for index, text, kind, claimed in found]
 
 
 def citations(units: list[Unit]) -> list[tuple[str, str]]:

@@ -3,7 +3,8 @@ it cites exists in TensorFlow 2.21, and each lesson's core fits one sitting.
 
 The heuristic that finds the sentences and what backs them is tests/prose.py; its docstring gives the
 conventions a lesson writer uses (a `claim` next to the text, `(TensorFlow: `path`)`,
-`(docs: `tf.name`)`, `(Python: `topic`)`, "In this course's view").
+`(docs: `tf.name`)`, `(Python: `topic`)`, "In this course's view", a summary that repeats only
+what the lesson checked).
 """
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ import pytest
 from autograder.course import lessons
 from autograder.judging.reference import solution_path
 from tests.conftest import ASSIGNMENTS
-from tests.prose import backing, citations, is_material, lesson_units, split_sentences, tensorflow_root, units_of
+from tests.prose import (EXERCISE, PROSE, RECAP, backing, citations, is_material, lesson_units, split_sentences,
+                         tensorflow_root, units_of)
 
 # One sitting (issue 35): a lesson's core, every cell before its first "## Optional" section, holds
 # at most this many cells and this many words of prose (markdown, fenced code left out).
@@ -91,28 +93,36 @@ def test_a_lessons_core_fits_one_sitting_and_ends_with_its_tf2_bridge_and_summar
 def test_the_heuristic_on_sentences_of_each_kind():
     assert is_material("`t.eval()` is `tf1.get_default_session().run(t)`.")
     assert is_material("The rebuilt loop costs more than the fed one.")
+    assert is_material("Ops that no fetch needs never run.")
     assert is_material("The graph holds 17 ops.")
     assert not is_material("Write `count_ops_by_type(graph)`: return a dict.")      # an instruction
     assert not is_material("1. Run the cell, then run the check cell.")
     assert not is_material("Why does `eval()` refuse?")                             # a question
     assert not is_material("Lesson 6 comes back to seeds, in section 2.")         # references only
     assert not is_material("This lesson shows the trap and builds three fixes.")  # the course itself
+    assert not is_material("Define-by-run is flexible.")                          # no verb of its own
     assert split_sentences("It runs, e.g. in `tf.compat.v1`. Then `x` is 2.21 wide! Done") == \
         ["It runs, e.g. in `tf.compat.v1`.", "Then `x` is 2.21 wide!", "Done"]
     units = units_of("## 1. A\n\nOne `x`. Two.\n\n* item `a`\n* item b\n\n| a | b |\n| --- | --- |\n"
-                     "| `x` | y |\n\n**You will be able to**\n1. run `x`;\n\n### Exercise 1 · `f`\n\nIt returns 3.")
-    assert units == [("One `x`.", False), ("Two.", False), ("* item `a`", False), ("* item b", False),
-                     ("| a | b |", False), ("| `x` | y |", False), ("It returns 3.", True)]
+                     "| `x` | y |\n\n**You will be able to**\n1. run `x`;\n\n**How to work here.** Run it.\n\n"
+                     "### Exercise 1 · `f`\n\nIt returns 3.\n\n## Summary\n\n* `x` is 3.")
+    assert units == [("One `x`.", PROSE), ("Two.", PROSE), ("* item `a`", PROSE), ("* item b", PROSE),
+                     ("| a | b |", PROSE), ("| `x` | y |", PROSE), ("It returns 3.", EXERCISE),
+                     ("* `x` is 3.", RECAP)]
 
 
 def test_what_backs_a_sentence():
-    assert backing("`eval()` raises.", exercise=False, claimed=True) == "claim"
+    assert backing("`eval()` raises.", PROSE, claimed=True) == "claim"
     assert backing("A `Saver` saves globals (TensorFlow: `tensorflow/python/training/saver.py`).",
-                   exercise=False, claimed=False) == "citation"
+                   PROSE, claimed=False) == "citation"
     assert backing("Schedules are ops (see the source; docs: `tf.compat.v1.train.exponential_decay`).",
-                   exercise=False, claimed=False) == "citation"
-    assert backing("In this course's view, a copy that misses a variable is a bug.", False, False) == "opinion"
-    assert backing("It returns 3.", exercise=True, claimed=False) == "exercise"
-    assert backing("It returns 3 (docs say so).", exercise=False, claimed=False) is None
+                   PROSE, claimed=False) == "citation"
+    assert backing("In this course's view, a copy that misses a variable is a bug.", PROSE, False) == "opinion"
+    assert backing("It returns 3.", EXERCISE, claimed=False) == "exercise"
+    assert backing("It returns 3 (docs say so).", PROSE, claimed=False) is None
+    # a summary repeats what was checked elsewhere, never what merely sits next to a claim
+    assert backing("* `eval()` raises without a session.", RECAP, True, {"t.eval()", "x"}) == "recap"
+    assert backing("* `eval()` raises; `run` returns.", RECAP, True, {"eval()"}) is None
+    assert backing("* A run executes what it needs.", RECAP, True, {"eval()"}) is None
     assert resolves("tf.compat.v1.train.Saver") and resolves("np.spacing")
     assert not resolves("tf.mul") and not resolves("os.path")
