@@ -273,6 +273,19 @@ MUTANTS += [
         '''),
 ]
 
+# The outside review: feedback that blamed the wrong mistake. A threshold read once in __init__ and
+# fed from Python was told it had been baked in as a Const; a variable as the threshold was told that
+# the student's code raised, when the grader's own replay had failed to feed it.
+MUTANTS += [
+    edited("judge_caches_threshold_in_init", "threshold_judge", "cached-threshold",
+           ("self.options = options\n        self.x", 'self.options = options\n        self.current = options["threshold"]\n'
+                                                    "        self.x"),
+           ('self.threshold: self.options["threshold"]', "self.threshold: self.current")),
+    edited("graph_variable_threshold", "threshold_graph", "variable-threshold",
+           ('tf1.placeholder_with_default(tf.constant(default, tf.float32), [], name="threshold")',
+            'tf1.Variable(default, dtype=tf.float32, name="threshold")')),
+]
+
 # Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
 PUBLIC = {"judge_strict_comparison", "graph_strict_comparison", "variable_strict_comparison", "graph_int_default",
-          "graph_int_default_uncast"}
+          "graph_int_default_uncast", "judge_caches_threshold_in_init", "graph_variable_threshold"}

@@ -33,7 +33,8 @@ def replay_threshold_graph(observation, inputs, run):
     kernel: unfed, fed each of `feeds`, fed the default, and fed thresholds below and above every
     input; the op type and dtype of the returned tensors, read from the GraphDef. `int_threshold`:
     the placeholders of an integer dtype, from the kernel when building raised (`probe_threshold_graph`),
-    else the returned threshold if its dtype is an integer one."""
+    else the returned threshold if its dtype is an integer one. A threshold that is a variable (or its
+    value) is no input to feed: only its op type is handed on, for the check that names it."""
     if "int_placeholders" in observation:
         return {"int_threshold": list(observation["int_placeholders"]), "raised": observation.get("raised")}
     x_name, threshold_name, output_name = observation["tensors"]
@@ -44,20 +45,25 @@ def replay_threshold_graph(observation, inputs, run):
                            *({"feeds": {x_name: x, threshold_name: t}, "fetch": output_name} for t in thresholds)]})
     if "refused" in answer:
         return {"error": {"type": "NotReplayable", "message": answer["refused"]}}
+    described = answer["described"]
+    threshold_op = (described.get(threshold_name) or {}).get("op")
+    if threshold_op in VARIABLE_OPS:  # feeding a variable's handle fails here, in the grader: no error of theirs
+        return {"threshold_op": threshold_op}
     unfed, *fed = answer["results"]
     failed = next((r for r in fed if "error" in r), None)
     if failed is not None:
         kind, _, message = failed["error"].partition(": ")
         return {"error": {"type": kind, "message": message}}
     values = [r["value"] for r in fed]
-    described = answer["described"]
     return {"unfed": unfed.get("value"), "unfed_error": unfed["error"].partition(": ")[2] if "error" in unfed else None,
-            "fed": values[:-3], "at_default": values[-3],
-            "threshold_op": (described.get(threshold_name) or {}).get("op"),
+            "fed": values[:-3], "at_default": values[-3], "threshold_op": threshold_op,
             "follows_feed": bool(np.all(values[-2]) and not np.any(values[-1])),
             "dtypes": [(described.get(n) or {}).get("dtype") for n in (x_name, threshold_name)],
             "int_threshold": [threshold_name] if str((described.get(threshold_name) or {}).get("dtype")).startswith(("int", "uint")) else []}
 
+
+# A variable's ops: the op of the tensor a tf1.Variable stands for (resource or reference), and the read of it.
+VARIABLE_OPS = ("VarHandleOp", "VariableV2", "ReadVariableOp")
 
 THRESHOLD_JUDGE_MARKED = {"x": "array", "first": "number", "second": "number", "third": "number"}
 
@@ -66,11 +72,17 @@ def replay_threshold_judge(observation, inputs, run):
     """The judge's answers on the hidden inputs: every run it made in the kernel, on markers, re-run
     outside with the hidden x and thresholds in their place. An answer computed in NumPy, or from a
     threshold kept in Python, stays what it was on the markers. `graph_answers`: re-run again on other
-    x (reversed, rescaled, longer), each answer is x >= t for one same t, so it was computed from x."""
-    swaps = mark(inputs, THRESHOLD_JUDGE_MARKED)[1]
+    x (reversed, rescaled, longer), each answer is x >= t for one same t, so it was computed from x.
+    `fed_first_after_update`: a run of judge() between update_options and the in-place change was fed
+    the first threshold (its marker), so the judge kept the number it read in __init__."""
+    kernel, swaps = mark(inputs, THRESHOLD_JUDGE_MARKED)
     done, answers = replayed_calls(observation, swaps, run)
     if "error" in done:
         return done
+    runs = observation["history"]["runs"]
+    fed_first = any(np.asarray(value).size == 1 and np.asarray(value).reshape(()) == kernel["first"]
+                    for start, end in observation["judge_runs"][1:-1] for i in range(start, end)
+                    for _, value in runs[i]["feeds"])
     x = np.asarray(inputs["x"], np.float32)
     others = [x[::-1], x * 2 - 0.5, np.concatenate([x, [x.min() - 1, x.max() + 1]]).astype(np.float32)]
     again = [replayed_calls(observation, [(m, other.tolist() if isinstance(m, list) else v) for m, v in swaps],
@@ -78,7 +90,7 @@ def replay_threshold_judge(observation, inputs, run):
     follows = all(_one_threshold(others, [None if len(a) <= i or a[i] is None else np.asarray(a[i]) for a in again])
                   for i in range(len(answers)))
     return {**done, "before": answers[0], "after": answers[-2], "in_place": answers[-1],
-            "graph_answers": follows and all(a is not None for a in answers)}
+            "graph_answers": follows and all(a is not None for a in answers), "fed_first_after_update": fed_first}
 
 
 VARIABLE_JUDGE_MARKED = {"x": "array", "first": "number", "seconds": "numbers"}
@@ -166,6 +178,13 @@ LESSON = Lesson(
                 Check("wrong-comparison", "answers x >= threshold before any change",
                       "The answer is wrong before any option changed: compare with >= against the "
                       "threshold in the options.", same("before"), shows=("before",)),
+                # Before baked-constant: a threshold fed from a copy made in __init__ fails that one too.
+                Check("cached-threshold", "feeds the threshold of the options it holds now",
+                      "The threshold was read once, in __init__, and kept in Python: after "
+                      "update_options, judge() still fed the first threshold to its placeholder. Feeding "
+                      "is right; read self.options['threshold'] at every judge() call, so new options "
+                      "(or a change made in place) reach the run.",
+                      holds(lambda got: not got["fed_first_after_update"]), shows=("after",)),
                 Check("baked-constant", "uses the new threshold after update_options",
                       BAKED, same("after"), shows=("after",)),
                 Check("graph-growth", "adds no ops to the graph when judging or updating", GROWTH,
@@ -201,6 +220,13 @@ LESSON = Lesson(
                       "cast afterwards, a fed 0.25 is truncated to 0). Cast the default to float32 "
                       "before making the placeholder: tf.constant(default, tf.float32).",
                       holds(lambda got: not got.get("int_threshold")), shows=("int_threshold",)),
+                # Before plain-placeholder: a variable fails every run, unfed (uninitialised) or fed.
+                Check("variable-threshold", "makes the threshold a placeholder, not a variable",
+                      "The threshold is a variable. A variable is no input of the graph (feeding its "
+                      "handle fails) and it needs initialising before any run. Make the threshold a "
+                      "placeholder with a default: tf.compat.v1.placeholder_with_default("
+                      "tf.constant(default, tf.float32), []).",
+                      holds(lambda got: got.get("threshold_op") not in VARIABLE_OPS), shows=("threshold_op",)),
                 Check("plain-placeholder", "runs without feeding the threshold",
                       "A plain placeholder has no value of its own, so every run must feed it. "
                       "tf.compat.v1.placeholder_with_default runs with its default until you feed another.",
@@ -371,7 +397,7 @@ LESSON = Lesson(
 REQUIREMENTS = {
     "threshold_judge": {
         "Answers `x >= options[\"threshold\"]`": ("numpy-answer", "wrong-comparison"),
-        "always with the threshold currently in the options": "baked-constant",
+        "always with the threshold currently in the options": ("baked-constant", "cached-threshold"),
         "builds the whole graph once in the default graph": "graph-growth",
         "float32 placeholders for x and the threshold": ("float64-threshold", "const-fed"),
         "opens the one session it uses": "session-per-call",
@@ -379,7 +405,8 @@ REQUIREMENTS = {
         "judge(x) adds no ops to the graph": "graph-growth",
     },
     "threshold_graph": {
-        "threshold = placeholder_with_default(default)": ("plain-placeholder", "not-an-input", "ignored-default", "int-threshold"),
+        "threshold = placeholder_with_default(default)": ("plain-placeholder", "not-an-input", "ignored-default", "int-threshold",
+                                                         "variable-threshold"),
         "a fed threshold is used": "fed-value-ignored",
         "x >= threshold (float32)": ("float64-threshold", "strict-comparison"),
     },
