@@ -14,9 +14,10 @@ and a time limit per request; it imports TensorFlow once and serves every reques
 run, each in a fresh `tf.Graph` and session, so nothing of one graph outlives its request. Inside a
 student's own kernel (the public check cell) the same requests run in-process (`run_here`).
 
-A request: `{"graph": <base64 GraphDef>, "describe": [tensor names], "substitute": [[marker,
+A request: `{"graph": <base64 GraphDef>, "describe": [tensor names], "ops": true, "substitute": [[marker,
 value]], "runs": [{"feeds": {name: value}, "fetch": name or "fetches": [names]}]}`. The answer:
-`{"described": {name: {"op", "dtype", "index"}}, "results": [{"value": ...} or {"error": first line}]}`, or
+`{"described": {name: {"op", "dtype", "index"}}, "results": [{"value": ...} or {"error": first line}]}`
+(and with `ops`, `"ops"`: the type of every op of the graph, in creation order), or
 `{"refused": reason}`; `fetches` answers a list of values. `index` in a description is where the op
 was created among the graph's ops.
 
@@ -61,6 +62,8 @@ SAFE_OPS = frozenset({
     # resource and reference variables: state lives in the request's own session
     "VarHandleOp", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
     "VarIsInitializedOp", "VariableV2", "Assign", "AssignAdd", "AssignSub",
+    # seeded random ops: their state lives in the request's own session, and the seeds in the GraphDef
+    "RandomUniform", "RandomStandardNormal", "TruncatedNormal", "RandomUniformInt",
 })
 
 
@@ -99,7 +102,10 @@ def run_here(request: Mapping[str, Any]) -> dict[str, Any]:
                         results.append({"value": _plain(session.run(run["fetch"], feeds))})
                 except (tf.errors.OpError, ValueError, TypeError, KeyError) as exc:
                     results.append({"error": f"{type(exc).__name__}: {_first_line(getattr(exc, 'message', str(exc)))}"})
-    return {"described": described, "results": results}
+    answer = {"described": described, "results": results}
+    if request.get("ops"):
+        answer["ops"] = [node.op for node in graph_def.node]
+    return answer
 
 
 def _plain(value: Any) -> Any:
