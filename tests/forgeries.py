@@ -5,7 +5,8 @@ a graph of its own, a captured session constructor), and needs no construct the 
 is a verdict on artifacts re-run outside the kernel on hidden values the kernel never saw
 (`autograder.course.history`), or an observation of the objects themselves instead of a tally.
 
-Each entry: name -> (exercise, the solution cell it replaces, its source).
+Each entry: name -> (exercise, the solution cell it replaces, its source), and the assignment when
+it is not lesson 2's.
 """
 
 REDTEAM = {
@@ -278,4 +279,61 @@ class ThresholdJudge:
         with tf1.Session() as sess:
             return sess.run(self.output, {self.x: x, self.threshold: self.options["threshold"]})
 '''),
+    # Lesson 1.
+    "captured-run-per-tensor": ("evaluate", "evaluate_solution", '''
+# evaluate: a run per tensor (separate-runs), all but the first through Session.run captured when the
+# cell ran, so the probe's counter of runs sees exactly one. No patch.
+_run = tf1.Session.run
+
+
+def evaluate(tensors, session=None):
+    if session is None:
+        session = tf1.get_default_session()
+    if session is None:
+        raise ValueError("evaluate() needs a session")
+    return [session.run(tensors[0])] + [_run(session, t) for t in tensors[1:]]
+''', "01_graphs_and_sessions"),
+    "hidden-second-session": ("one_run", "one_run_solution", '''
+# kept_and_dropped: kept and dropped from two sessions (separate-runs), the seeded draw repeating in
+# each; the second opened through BaseSession.__init__ captured when the cell ran, so the probe's
+# count of sessions opened says one. No patch.
+_open_session = tf1.Session.__bases__[0].__init__
+
+
+def kept_and_dropped(x, keep, seed):
+    x = tf.constant(x, tf.float32, name="x")
+    mask = tf.random.uniform(tf.shape(x), seed=seed) < keep
+    zeros = tf.zeros_like(x)
+    kept, dropped = tf.where(mask, x, zeros), tf.where(mask, zeros, x)
+    with tf1.Session() as sess:
+        kept_value = sess.run(kept)
+    other = tf1.Session.__new__(tf1.Session)
+    _open_session(other)
+    try:
+        return kept_value, other.run(dropped)
+    finally:
+        other.close()
+''', "01_graphs_and_sessions"),
+    "decoy-default-graph": ("one_run", "one_run_solution", '''
+# kept_and_dropped: built and run in a graph of its own (own-graph), its session opened through
+# BaseSession.__init__ captured when the cell ran; the default graph gets a random op and an empty
+# session of its own, for the probe's count of random ops and of sessions to find. No patch.
+_open_session = tf1.Session.__bases__[0].__init__
+
+
+def kept_and_dropped(x, keep, seed):
+    tf.random.uniform(tf.shape(x), seed=seed)
+    tf1.Session().close()
+    with tf.Graph().as_default() as own:
+        values = tf.constant(x, tf.float32, name="x")
+        mask = tf.random.uniform(tf.shape(values), seed=seed) < keep
+        zeros = tf.zeros_like(values)
+        kept, dropped = tf.where(mask, values, zeros), tf.where(mask, zeros, values)
+        sess = tf1.Session.__new__(tf1.Session)
+        _open_session(sess, graph=own)
+        try:
+            return tuple(sess.run([kept, dropped]))
+        finally:
+            sess.close()
+''', "01_graphs_and_sessions"),
 }

@@ -38,6 +38,20 @@ def test_a_graph_is_re_run_on_the_graders_inputs():
     assert run_here(request(*threshold_graph(strict=True)))["results"][0] == {"value": [False, False, True]}
 
 
+def test_a_seeded_random_op_draws_in_the_worker_what_it_drew_in_the_kernel_and_ops_lists_its_types():
+    import numpy as np
+    import tensorflow as tf
+
+    with tf.Graph().as_default() as graph:
+        draw = tf.random.uniform([3], seed=7)
+        with tf.compat.v1.Session() as sess:
+            first, second = sess.run(draw), sess.run(draw)
+    answer = run_here({"graph": export_graph(graph), "ops": True,
+                       "runs": [{"feeds": {}, "fetch": draw.name}, {"feeds": {}, "fetch": draw.name}]})
+    assert [r["value"] for r in answer["results"]] == [first.tolist(), second.tolist()]
+    assert "RandomUniform" in answer["ops"] and not np.array_equal(first, second)
+
+
 def test_what_touches_the_world_is_refused_before_it_runs():
     import tensorflow as tf
 
