@@ -21,6 +21,8 @@ from autograder.inkernel.probes.l01_graphs_and_sessions import (
 )
 
 DECOY_TYPE = "Fill"  # the decoy graph's own op type: the given graphs never hold one
+# Facts about a probe's own input graph (tensor_counts, control, ops) are read from the reference's
+# observation, made in the solution's kernel: the student's kernel could say anything about them.
 
 
 RUNNING_TOTAL_MARKED = {"values": "numbers"}
@@ -143,7 +145,7 @@ LESSON = Lesson(
                       "(graph.get_operations(), or the GraphDef's nodes) once each: a Split op with "
                       "three outputs is still one op, and a NoOp with no output is still one op.",
                       lambda got, exp: (values_match(got["counts"], exp["counts"])
-                                        or not values_match(got["counts"], got["tensor_counts"])),
+                                        or not values_match(got["counts"], exp["tensor_counts"])),
                       shows=("counts",)),
                 Check("wrong-counts", "counts every op of every type",
                       "Some op type is missing, extra or miscounted. Every op of the graph counts once, "
@@ -162,7 +164,7 @@ LESSON = Lesson(
                 Check("control-inputs", "leaves control inputs out",
                       "A control input (op.control_inputs, '^name' in the GraphDef) only orders the "
                       "ops; it passes no data. List the data inputs only: op.inputs.",
-                      holds(lambda got: not any(_op_name(n) in got["control"] for n in got["inputs"])),
+                      lambda got, exp: not any(_op_name(n) in exp["control"] for n in got["inputs"]),
                       shows=("inputs",)),
                 Check("tensor-names", "returns op names, not tensor names",
                       "op.inputs holds tensors, and a tensor's name is '<op name>:<output index>' "
@@ -171,8 +173,8 @@ LESSON = Lesson(
                       "ends in digits (rstrip(':0123456789') turns 'layer12:0' into 'layer'). "
                       "(GraphDef input strings are different again: 'parts:1', and '^name' for a "
                       "control input.)",
-                      holds(lambda got: all(":" not in n and not n.startswith("^") for n in got["inputs"])
-                            and not got.get("not_ops")),
+                      lambda got, exp: all(":" not in n and not n.startswith("^") and n in exp["ops"]
+                                           for n in got["inputs"]),
                       shows=("inputs",)),
                 Check("input-order", "lists every input in order, repeats included",
                       "An op's inputs are an ordered list, and one op may feed another more than once "

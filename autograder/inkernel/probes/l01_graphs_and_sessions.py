@@ -51,7 +51,8 @@ def probe_count_ops(count_ops_by_type, features, layers, parts, control=False):
     """Build a network in one graph, then count its ops while another graph is the default.
 
     Also records what counting tensors (op outputs) instead of ops would give on the given graph, so
-    a check can name that mistake; it is a fact about the input, not an expected answer.
+    a check can name that mistake; it is a fact about the input, not an expected answer, and the
+    checks read the reference's (the solution's kernel), never the student's.
     """
     import tensorflow as tf
 
@@ -70,7 +71,10 @@ def probe_count_ops(count_ops_by_type, features, layers, parts, control=False):
 
 
 def probe_input_names(input_op_names, name):
-    """Ask for the input ops of `name` in a small graph, while a decoy graph with an op of that name is default."""
+    """Ask for the input ops of `name` in a small graph, while a decoy graph with an op of that name is default.
+
+    Also records the control inputs of `name` and the names of the graph's ops: facts about the input,
+    which the checks read from the reference's observation (the solution's kernel), never the student's."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
@@ -94,8 +98,7 @@ def probe_input_names(input_op_names, name):
         tf.identity(tf.constant(0.0, name="decoy"), name=name)
         names = input_op_names(given, name)
     names = [n if isinstance(n, str) else str(n) for n in names]
-    ops = {op.name for op in given.get_operations()}
-    return {"inputs": names, "control": control, "not_ops": [n for n in names if n not in ops]}
+    return {"inputs": names, "control": control, "ops": sorted(op.name for op in given.get_operations())}
 
 
 def _attempt(call):
