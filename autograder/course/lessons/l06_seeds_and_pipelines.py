@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from autograder.course.compare import holds, same, values_match
+from autograder.course.history import replayed_calls
 from autograder.course.spec import Case, Check, Exercise, Lesson
 from autograder.inkernel.probes.l06_seeds_and_pipelines import (
     probe_batch_reader,
@@ -16,7 +17,22 @@ from autograder.inkernel.probes.l06_seeds_and_pipelines import (
     probe_shuffled_epochs,
     probe_step_noise,
     probe_twin_noise,
+    replays,
 )
+
+
+def replay_noise_source(observation, inputs, run):
+    """The draws as the runs that returned them compute them outside the kernel: every run the
+    source made, re-run by the grader's worker (a new session there starts the op over, as in the
+    kernel), `draws` the first ones, and `replays_outside` whether the draws after each replay()
+    repeat them there too: a draw no run returned (a Python cache) is None, and repeats nothing."""
+    done, answers = replayed_calls(observation, [], run, calls="draw_runs")
+    if "error" in done:
+        return done
+    n = len(observation["draws"])
+    arrays = [None if a is None else np.asarray(a) for a in answers]
+    outside = all(a is not None for a in arrays) and replays(arrays[:n], arrays[n:2 * n + 1], arrays[2 * n + 1:], n)
+    return {**done, "draws": answers[:n], "replays_outside": outside}
 
 
 def _wrapped_around(got, expected) -> bool:
@@ -70,7 +86,7 @@ LESSON = Lesson(
             cases=(Case("seed 2, shape [3]", {"seed": 2, "shape": [3]}),),
         ),
         Exercise(
-            id="noise_source", symbol="NoiseSource", points=3, probe=probe_noise_source,
+            id="noise_source", symbol="NoiseSource", points=3, probe=probe_noise_source, replay=replay_noise_source,
             checks=(
                 Check("rebuilt-op", "builds no ops after __init__",
                       "A method built a new op in the finalized graph. A fresh random op with the same "
@@ -88,11 +104,13 @@ LESSON = Lesson(
                       "lives in the session's kernels: open a new Session on the same graph.",
                       holds(lambda got: got["replays"]), shows=("replays",)),
                 Check("replayed-from-python", "replays by restarting the op, not from a Python cache",
-                      "The draws after replay() repeat the first ones, but replay() opened no session, and "
-                      "only a new session restarts the op: the repeated values did not come from "
-                      "restarting it. The generator's position lives in the session's kernels: open a new "
+                      "The draws after replay() repeat the first ones, but replay() opened no session, or "
+                      "no run returned the repeated draws, and only a new session restarts the op: the "
+                      "repeated values did not come from restarting it. The generator's position lives in the session's kernels: open a new "
                       "Session on the same graph (and close the old one).",
-                      holds(lambda got: got["replay_opens_session"]), shows=("replay_opens_session",)),
+                      # The kernel's count of sessions, and the draws re-run outside the kernel.
+                      holds(lambda got: got["replay_opens_session"] and got["replays_outside"]),
+                      shows=("replay_opens_session",)),
                 Check("wrong-sequence", "draws the values of uniform(shape, seed=seed)",
                       "The draws are not those of tf1.random.uniform(shape, seed=seed) with no graph-level "
                       "seed. Keep the op-level seed only: a graph seed changes the seed pair the kernel gets.",
