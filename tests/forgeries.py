@@ -336,4 +336,64 @@ def kept_and_dropped(x, keep, seed):
         finally:
             sess.close()
 ''', "01_graphs_and_sessions"),
+    # Lesson 6.
+    "cache-behind-empty-session": ("noise_source", "noise_source_solution", '''
+# NoiseSource: replay() replays a Python cache of the draws (replayed-from-python) and opens a session
+# it never uses, for the probe's count of sessions opened during replay() to find. No patch.
+class NoiseSource:
+    def __init__(self, seed, shape):
+        self.noise = tf1.random.uniform(shape, seed=seed)
+        self.sess = tf1.Session()
+        self.cache, self.position = [], 0
+
+    def draw(self):
+        if self.position == len(self.cache):
+            self.cache.append(self.sess.run(self.noise))
+        self.position += 1
+        return self.cache[self.position - 1]
+
+    def replay(self):
+        self.position = 0
+        tf1.Session().close()
+''', "06_seeds_and_pipelines"),
+    "rebuilt-op-hidden-count": ("noise_source", "noise_source_solution", '''
+# NoiseSource: replay() builds a new random op in the finalized graph (rebuilt-op), with the graph's
+# finalized flag lowered and tf.Graph.get_operations, set through a string-built name, answering the
+# ops of __init__ only for this graph: the probe's guard counts no new op. The session it keeps puts
+# get_operations back when the probe closes it, before anything compares the grader's tools.
+_ops = tf.Graph.get_operations
+
+
+class _Session:
+    def __init__(self, graph):
+        self.real = tf1.Session(graph=graph)
+
+    def run(self, fetches):
+        return self.real.run(fetches)
+
+    def close(self):
+        delattr(tf.Graph, "get_" + "operations")  # tf.Graph inherits it again
+        self.real.close()
+
+
+class NoiseSource:
+    def __init__(self, seed, shape):
+        self.seed, self.shape = seed, shape
+        self.noise = tf1.random.uniform(shape, seed=seed)
+        self.graph = tf1.get_default_graph()
+        self.sess = _Session(self.graph)
+        graph, kept = self.graph, len(_ops(self.graph))
+        setattr(tf.Graph, "get_" + "operations", lambda g: _ops(g)[:kept] if g is graph else _ops(g))
+
+    def draw(self):
+        return self.sess.run(self.noise)
+
+    def replay(self):
+        setattr(self.graph, "_final" + "ized", False)
+        with self.graph.as_default():
+            self.noise = tf1.random.uniform(self.shape, seed=self.seed)
+        self.graph.finalize()
+        self.sess.real.close()
+        self.sess.real = tf1.Session(graph=self.graph)
+''', "06_seeds_and_pipelines"),
 }

@@ -203,7 +203,8 @@ CAUGHT_BY = {"string-named-kill-switch": "assign-per-call", "patch-then-restore"
              "rebinds-every-holder": "replaced-network", "laundered-answer": "numpy-answer",
              "private-graph": "graph-growth", "session-bypass": "session-per-call",
              "session-counter-replaced": "session-per-call", "captured-run-per-tensor": "separate-runs",
-             "hidden-second-session": "separate-runs", "decoy-default-graph": "own-graph"}
+             "hidden-second-session": "separate-runs", "decoy-default-graph": "own-graph",
+             "cache-behind-empty-session": "replayed-from-python", "rebuilt-op-hidden-count": "rebuilt-op"}
 RED_TEAM = [Forgery(name, exercise, cell, source, assignment=lesson[0] if lesson else ASSIGNMENT)
             for name, (exercise, cell, source, *lesson) in REDTEAM.items()]
 HONEST = "honest"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from autograder.course.compare import holds, same, values_match
-from autograder.course.history import replayed_calls
+from autograder.course.history import created_at, replayed_calls
 from autograder.course.spec import Case, Check, Exercise, Lesson
 from autograder.inkernel.probes.l06_seeds_and_pipelines import (
     probe_batch_reader,
@@ -25,14 +25,20 @@ def replay_noise_source(observation, inputs, run):
     """The draws as the runs that returned them compute them outside the kernel: every run the
     source made, re-run by the grader's worker (a new session there starts the op over, as in the
     kernel), `draws` the first ones, and `replays_outside` whether the draws after each replay()
-    repeat them there too: a draw no run returned (a Python cache) is None, and repeats nothing."""
+    repeat them there too: a draw no run returned (a Python cache) is None, and repeats nothing.
+    Read from the runs too: whether a run after finalize() fetched an op created after it."""
     done, answers = replayed_calls(observation, [], run, calls="draw_runs")
     if "error" in done:
         return done
     n = len(observation["draws"])
     arrays = [None if a is None else np.asarray(a) for a in answers]
     outside = all(a is not None for a in arrays) and replays(arrays[:n], arrays[n:2 * n + 1], arrays[2 * n + 1:], n)
-    return {**done, "draws": answers[:n], "replays_outside": outside}
+    start, end = observation["later_runs"]
+    created = created_at(observation["history"], range(start, end), run)
+    return {**{k: v for k, v in done.items() if k not in ("finalized_ops", "later_runs")},
+            "draws": answers[:n], "replays_outside": outside,
+            "modified_finalized_graph": observation["modified_finalized_graph"] or any(
+                i is not None and i >= observation["finalized_ops"] for i in created)}
 
 
 def _wrapped_around(got, expected) -> bool:
@@ -92,6 +98,7 @@ LESSON = Lesson(
                       "A method built a new op in the finalized graph. A fresh random op with the same "
                       "seed would start over too, but the graph would grow on every replay; a new "
                       "Session restarts the existing op instead.",
+                      # The kernel's guard, and where the ops the runs fetched were created in the graph handed out.
                       holds(lambda got: not got["modified_finalized_graph"]),
                       shows=("modified_finalized_graph",)),
                 Check("new-session-per-draw", "successive draws continue the sequence",

@@ -77,7 +77,8 @@ def probe_noise_source(cls, seed, shape, draws=3, decoy=False):
     Sessions opened during replay() are counted: the generator's position lives in the session.
     Every run from __init__ on is handed out (`history`), with the run that returned each draw
     (`answered_by`) and the runs of each draw() (`draw_runs`), for the grader to re-run outside the
-    kernel, where only a new session restarts the op. With `decoy`, every call after __init__ is
+    kernel, where only a new session restarts the op, and to find the ops those runs fetched in the
+    graph handed out: one created after the ops the graph held when finalized was built later. With `decoy`, every call after __init__ is
     made while another graph, finalized too, is the default one.
     """
     import contextlib
@@ -87,6 +88,7 @@ def probe_noise_source(cls, seed, shape, draws=3, decoy=False):
     with tf.Graph().as_default() as graph, RunsRecorded() as runs:
         source = cls(seed, shape)
         graph.finalize()
+        finalized_ops, later = len(graph.get_operations()), len(runs.calls)
         first, replayed, again, guard = [], [], [], FinalizedGraphGuard()
         decoy_graph = tf.Graph()
         decoy_graph.finalize()
@@ -106,6 +108,7 @@ def probe_noise_source(cls, seed, shape, draws=3, decoy=False):
         "replay_opens_session": opened.count > 0,
         "modified_finalized_graph": guard.tripped,
         "answered_by": runs.answered_by, "draw_runs": runs.call_runs, "history": runs.history(),
+        "finalized_ops": finalized_ops, "later_runs": [later, len(runs.calls)],
     }
 
 
