@@ -60,6 +60,7 @@ def test_what_touches_the_world_is_refused_before_it_runs():
     with tf.Graph().as_default() as traced:
         tf.function(lambda: tf.constant(1.0))()  # a call in graph mode: a function in the graph's library
     assert "ReadFile" in run_here({"graph": export_graph(reads), "runs": []})["refused"]
+    assert "ReadFile" in run_here({"graph": export_graph(reads), "ops": True, "runs": []})["ops"]  # read, not run
     assert "functions" in run_here({"graph": export_graph(traced), "runs": []})["refused"]
     assert "not a GraphDef" in run_here({"graph": "bm90IGEgZ3JhcGg=", "runs": []})["refused"]
     assert "size" in run_here({"graph": ["not", "text"], "runs": []})["refused"]

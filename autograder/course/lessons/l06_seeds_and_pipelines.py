@@ -41,6 +41,21 @@ def replay_noise_source(observation, inputs, run):
                 i is not None and i >= observation["finalized_ops"] for i in created)}
 
 
+def replay_batch_reader(observation, inputs, run):
+    """The reader's graph as handed out, read outside the kernel by the grader's worker (never run):
+    whether it held an iterator's get_next and a prefetch when finalized, and whether it held more
+    ops after the reads than then, each beside what the kernel found."""
+    finalized, after = (run({"graph": graph, "ops": True, "runs": []}) for graph in observation["graphs"])
+    if "ops" not in finalized or "ops" not in after:
+        return {"error": {"type": "NotReplayable", "message": finalized.get("refused") or after.get("refused")}}
+    ops = set(finalized["ops"])
+    return {**{k: v for k, v in observation.items() if k != "graphs"},
+            "reads_in_graph": observation["reads_in_graph"] and "IteratorGetNext" in ops,
+            "prefetches": observation["prefetches"] and "PrefetchDataset" in ops,
+            "modified_finalized_graph": observation["modified_finalized_graph"]
+            or len(after["ops"]) > len(finalized["ops"])}
+
+
 def _wrapped_around(got, expected) -> bool:
     """Every batch right but the last, which holds the rows the data had left, then more."""
     got_b, exp_b = got["batches"], expected["batches"]
@@ -171,7 +186,7 @@ LESSON = Lesson(
             ),
         ),
         Exercise(
-            id="batch_reader", symbol="BatchReader", points=3, probe=probe_batch_reader,
+            id="batch_reader", symbol="BatchReader", points=3, probe=probe_batch_reader, replay=replay_batch_reader,
             checks=(
                 Check("pipeline-in-loop", "builds no ops in next_batch",
                       "next_batch built ops in the finalized graph: the dataset, its iterator or "

@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from autograder.inkernel.probing import FinalizedGraphGuard, RunsRecorded, close_session, dtype_name, sessions_made
+from autograder.inkernel.probing import (
+    FinalizedGraphGuard,
+    RunsRecorded,
+    close_session,
+    dtype_name,
+    export_graph,
+    sessions_made,
+)
 
 RANDOM_OP_TYPES = ("RandomUniform", "RandomStandardNormal", "TruncatedNormal", "RandomUniformInt")
 
@@ -161,7 +168,10 @@ def probe_shuffled_epochs(fn, data, seed, reshuffle, epochs):
 
 
 def probe_batch_reader(cls, features, batch_size, calls, dtype="float32"):
-    """Build the reader, finalize the graph, read `calls` batches (None once the data has run out)."""
+    """Build the reader, finalize the graph, read `calls` batches (None once the data has run out).
+
+    Hands out the graph's GraphDef when finalized and after the reads (`graphs`), for the grader to
+    read the ops it holds outside the kernel."""
     import tensorflow as tf
 
     features = np.asarray(features, dtype)
@@ -169,6 +179,7 @@ def probe_batch_reader(cls, features, batch_size, calls, dtype="float32"):
         reader = cls(features, batch_size)
         kinds = {op.type for op in graph.get_operations()}
         graph.finalize()
+        finalized = export_graph(graph)
         batches, guard = [], FinalizedGraphGuard()
         with guard:
             for _ in range(calls):
@@ -179,7 +190,7 @@ def probe_batch_reader(cls, features, batch_size, calls, dtype="float32"):
         close_session(reader)
     return {"batches": batches, "dtypes": sorted({dtype_name(b) for b in batches if b is not None}),
             "modified_finalized_graph": guard.tripped, "reads_in_graph": "IteratorGetNext" in kinds,
-            "prefetches": "PrefetchDataset" in kinds}
+            "prefetches": "PrefetchDataset" in kinds, "graphs": [finalized, export_graph(graph)]}
 
 
 def probe_step_noise(fn, seed, steps, shape):
