@@ -5,7 +5,8 @@ a graph of its own, a captured session constructor), and needs no construct the 
 is a verdict on artifacts re-run outside the kernel on hidden values the kernel never saw
 (`autograder.course.history`), or an observation of the objects themselves instead of a tally.
 
-Each entry: name -> (exercise, the solution cell it replaces, its source).
+Each entry: name -> (exercise, the solution cell it replaces, its source), and the assignment when
+it is not lesson 2's.
 """
 
 REDTEAM = {
@@ -278,4 +279,121 @@ class ThresholdJudge:
         with tf1.Session() as sess:
             return sess.run(self.output, {self.x: x, self.threshold: self.options["threshold"]})
 '''),
+    # Lesson 1.
+    "captured-run-per-tensor": ("evaluate", "evaluate_solution", '''
+# evaluate: a run per tensor (separate-runs), all but the first through Session.run captured when the
+# cell ran, so the probe's counter of runs sees exactly one. No patch.
+_run = tf1.Session.run
+
+
+def evaluate(tensors, session=None):
+    if session is None:
+        session = tf1.get_default_session()
+    if session is None:
+        raise ValueError("evaluate() needs a session")
+    return [session.run(tensors[0])] + [_run(session, t) for t in tensors[1:]]
+''', "01_graphs_and_sessions"),
+    "hidden-second-session": ("one_run", "one_run_solution", '''
+# kept_and_dropped: kept and dropped from two sessions (separate-runs), the seeded draw repeating in
+# each; the second opened through BaseSession.__init__ captured when the cell ran, so the probe's
+# count of sessions opened says one. No patch.
+_open_session = tf1.Session.__bases__[0].__init__
+
+
+def kept_and_dropped(x, keep, seed):
+    x = tf.constant(x, tf.float32, name="x")
+    mask = tf.random.uniform(tf.shape(x), seed=seed) < keep
+    zeros = tf.zeros_like(x)
+    kept, dropped = tf.where(mask, x, zeros), tf.where(mask, zeros, x)
+    with tf1.Session() as sess:
+        kept_value = sess.run(kept)
+    other = tf1.Session.__new__(tf1.Session)
+    _open_session(other)
+    try:
+        return kept_value, other.run(dropped)
+    finally:
+        other.close()
+''', "01_graphs_and_sessions"),
+    "decoy-default-graph": ("one_run", "one_run_solution", '''
+# kept_and_dropped: built and run in a graph of its own (own-graph), its session opened through
+# BaseSession.__init__ captured when the cell ran; the default graph gets a random op and an empty
+# session of its own, for the probe's count of random ops and of sessions to find. No patch.
+_open_session = tf1.Session.__bases__[0].__init__
+
+
+def kept_and_dropped(x, keep, seed):
+    tf.random.uniform(tf.shape(x), seed=seed)
+    tf1.Session().close()
+    with tf.Graph().as_default() as own:
+        values = tf.constant(x, tf.float32, name="x")
+        mask = tf.random.uniform(tf.shape(values), seed=seed) < keep
+        zeros = tf.zeros_like(values)
+        kept, dropped = tf.where(mask, values, zeros), tf.where(mask, zeros, values)
+        sess = tf1.Session.__new__(tf1.Session)
+        _open_session(sess, graph=own)
+        try:
+            return tuple(sess.run([kept, dropped]))
+        finally:
+            sess.close()
+''', "01_graphs_and_sessions"),
+    # Lesson 6.
+    "cache-behind-empty-session": ("noise_source", "noise_source_solution", '''
+# NoiseSource: replay() replays a Python cache of the draws (replayed-from-python) and opens a session
+# it never uses, for the probe's count of sessions opened during replay() to find. No patch.
+class NoiseSource:
+    def __init__(self, seed, shape):
+        self.noise = tf1.random.uniform(shape, seed=seed)
+        self.sess = tf1.Session()
+        self.cache, self.position = [], 0
+
+    def draw(self):
+        if self.position == len(self.cache):
+            self.cache.append(self.sess.run(self.noise))
+        self.position += 1
+        return self.cache[self.position - 1]
+
+    def replay(self):
+        self.position = 0
+        tf1.Session().close()
+''', "06_seeds_and_pipelines"),
+    "rebuilt-op-hidden-count": ("noise_source", "noise_source_solution", '''
+# NoiseSource: replay() builds a new random op in the finalized graph (rebuilt-op), with the graph's
+# finalized flag lowered and tf.Graph.get_operations, set through a string-built name, answering the
+# ops of __init__ only for this graph: the probe's guard counts no new op. The session it keeps puts
+# get_operations back when the probe closes it, before anything compares the grader's tools.
+_ops = tf.Graph.get_operations
+
+
+class _Session:
+    def __init__(self, graph):
+        self.real = tf1.Session(graph=graph)
+
+    def run(self, fetches):
+        return self.real.run(fetches)
+
+    def close(self):
+        delattr(tf.Graph, "get_" + "operations")  # tf.Graph inherits it again
+        self.real.close()
+
+
+class NoiseSource:
+    def __init__(self, seed, shape):
+        self.seed, self.shape = seed, shape
+        self.noise = tf1.random.uniform(shape, seed=seed)
+        self.graph = tf1.get_default_graph()
+        self.sess = _Session(self.graph)
+        graph, kept = self.graph, len(_ops(self.graph))
+        setattr(tf.Graph, "get_" + "operations", lambda g: _ops(g)[:kept] if g is graph else _ops(g))
+
+    def draw(self):
+        return self.sess.run(self.noise)
+
+    def replay(self):
+        setattr(self.graph, "_final" + "ized", False)
+        with self.graph.as_default():
+            self.noise = tf1.random.uniform(self.shape, seed=self.seed)
+        self.graph.finalize()
+        self.sess.real.close()
+        self.sess.real = tf1.Session(graph=self.graph)
+''', "06_seeds_and_pipelines"),
 }

@@ -38,6 +38,20 @@ def test_a_graph_is_re_run_on_the_graders_inputs():
     assert run_here(request(*threshold_graph(strict=True)))["results"][0] == {"value": [False, False, True]}
 
 
+def test_a_seeded_random_op_draws_in_the_worker_what_it_drew_in_the_kernel_and_ops_lists_its_types():
+    import numpy as np
+    import tensorflow as tf
+
+    with tf.Graph().as_default() as graph:
+        draw = tf.random.uniform([3], seed=7)
+        with tf.compat.v1.Session() as sess:
+            first, second = sess.run(draw), sess.run(draw)
+    answer = run_here({"graph": export_graph(graph), "ops": True,
+                       "runs": [{"feeds": {}, "fetch": draw.name}, {"feeds": {}, "fetch": draw.name}]})
+    assert [r["value"] for r in answer["results"]] == [first.tolist(), second.tolist()]
+    assert "RandomUniform" in answer["ops"] and not np.array_equal(first, second)
+
+
 def test_what_touches_the_world_is_refused_before_it_runs():
     import tensorflow as tf
 
@@ -46,6 +60,7 @@ def test_what_touches_the_world_is_refused_before_it_runs():
     with tf.Graph().as_default() as traced:
         tf.function(lambda: tf.constant(1.0))()  # a call in graph mode: a function in the graph's library
     assert "ReadFile" in run_here({"graph": export_graph(reads), "runs": []})["refused"]
+    assert "ReadFile" in run_here({"graph": export_graph(reads), "ops": True, "runs": []})["ops"]  # read, not run
     assert "functions" in run_here({"graph": export_graph(traced), "runs": []})["refused"]
     assert "not a GraphDef" in run_here({"graph": "bm90IGEgZ3JhcGg=", "runs": []})["refused"]
     assert "size" in run_here({"graph": ["not", "text"], "runs": []})["refused"]

@@ -14,11 +14,13 @@ and a time limit per request; it imports TensorFlow once and serves every reques
 run, each in a fresh `tf.Graph` and session, so nothing of one graph outlives its request. Inside a
 student's own kernel (the public check cell) the same requests run in-process (`run_here`).
 
-A request: `{"graph": <base64 GraphDef>, "describe": [tensor names], "substitute": [[marker,
+A request: `{"graph": <base64 GraphDef>, "describe": [tensor names], "ops": true, "substitute": [[marker,
 value]], "runs": [{"feeds": {name: value}, "fetch": name or "fetches": [names]}]}`. The answer:
-`{"described": {name: {"op", "dtype", "index"}}, "results": [{"value": ...} or {"error": first line}]}`, or
-`{"refused": reason}`; `fetches` answers a list of values. `index` in a description is where the op
-was created among the graph's ops.
+`{"described": {name: {"op", "dtype", "index"}}, "results": [{"value": ...} or {"error": first line}]}`
+(and with `ops`, `"ops"`: the type of every op of the graph, in creation order), or
+`{"refused": reason}` (with `ops` still listed: a graph the worker will not run can still be read);
+`fetches` answers a list of values. `index` in a description is where the op was created among the
+graph's ops.
 
 `substitute` swaps markers for the values they stand for. A probe calls the student's code on marker
 values (numbers chosen to be found again), never on the hidden inputs; the grader then re-runs the
@@ -61,6 +63,8 @@ SAFE_OPS = frozenset({
     # resource and reference variables: state lives in the request's own session
     "VarHandleOp", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
     "VarIsInitializedOp", "VariableV2", "Assign", "AssignAdd", "AssignSub",
+    # seeded random ops: their state lives in the request's own session, and the seeds in the GraphDef
+    "RandomUniform", "RandomStandardNormal", "TruncatedNormal", "RandomUniformInt",
 })
 
 
@@ -75,9 +79,14 @@ def run_here(request: Mapping[str, Any]) -> dict[str, Any]:
     import tensorflow as tf
 
     try:
-        graph_def = _checked_graph_def(request.get("graph"))
+        graph_def = _parsed_graph_def(request.get("graph"))
     except NotReplayable as exc:
         return {"refused": str(exc)}
+    listed = {"ops": [node.op for node in graph_def.node]} if request.get("ops") else {}  # read, never run
+    try:
+        _check_safe(graph_def)
+    except NotReplayable as exc:
+        return {"refused": str(exc), **listed}
     tf1 = tf.compat.v1
     swaps = [(np.asarray(marker), np.asarray(value)) for marker, value in request.get("substitute", [])]
     if swaps:
@@ -99,7 +108,7 @@ def run_here(request: Mapping[str, Any]) -> dict[str, Any]:
                         results.append({"value": _plain(session.run(run["fetch"], feeds))})
                 except (tf.errors.OpError, ValueError, TypeError, KeyError) as exc:
                     results.append({"error": f"{type(exc).__name__}: {_first_line(getattr(exc, 'message', str(exc)))}"})
-    return {"described": described, "results": results}
+    return {"described": described, "results": results, **listed}
 
 
 def _plain(value: Any) -> Any:
@@ -146,7 +155,7 @@ def _first_line(message: str) -> str:
     return (useful or lines or [""])[0][:300]
 
 
-def _checked_graph_def(encoded: Any):
+def _parsed_graph_def(encoded: Any):
     from tensorflow.core.framework import graph_pb2
 
     if not isinstance(encoded, str) or len(encoded) > MAX_GRAPH_BYTES * 4 // 3 + 4:
@@ -156,13 +165,16 @@ def _checked_graph_def(encoded: Any):
         graph_def.ParseFromString(base64.b64decode(encoded, validate=True))
     except Exception as exc:  # noqa: BLE001 - protobuf's and base64's errors alike: not a GraphDef
         raise NotReplayable(f"what was handed out is not a GraphDef ({type(exc).__name__})") from None
+    return graph_def
+
+
+def _check_safe(graph_def: Any) -> None:
     if graph_def.library.function:
         raise NotReplayable("the graph holds functions (tf.function or control flow), which the grader does not re-run")
     unsafe = sorted({node.op for node in graph_def.node} - SAFE_OPS)
     if unsafe:
         raise NotReplayable(f"the graph holds {', '.join(unsafe[:5])} ops, which the grader does not re-run: "
                             "build the answer from TensorFlow's math ops")
-    return graph_def
 
 
 def _describe(graph: Any, name: str, positions: Mapping[str, int]) -> dict[str, Any] | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from autograder.course.compare import holds, same, values_match
-from autograder.course.history import created_at, replayed_calls
+from autograder.course.history import created_at, replay_history, replayed_calls
 from autograder.course.markers import mark
 from autograder.course.spec import Case, Check, Exercise, Lesson
 from autograder.inkernel.probes.l01_graphs_and_sessions import (
@@ -21,6 +21,8 @@ from autograder.inkernel.probes.l01_graphs_and_sessions import (
 )
 
 DECOY_TYPE = "Fill"  # the decoy graph's own op type: the given graphs never hold one
+# Facts about a probe's own input graph (tensor_counts, control, ops) are read from the reference's
+# observation, made in the solution's kernel: the student's kernel could say anything about them.
 
 
 RUNNING_TOTAL_MARKED = {"values": "numbers"}
@@ -54,18 +56,64 @@ def replay_running_total(observation, inputs, run):
                 i is not None and i >= observation["finalized_ops"] for i in created)}
 
 
+def replay_one_run(observation, inputs, run):
+    """What kept_and_dropped's runs show outside the kernel: every run the call made, re-run by the
+    grader's worker, and whether one of them returned both kept and dropped (`from_one_run`), or
+    any of them either (`from_runs`);
+    how many sessions made those runs (`history_sessions`); the random ops of the default graph
+    handed out (`random_ops`, read by the worker from its GraphDef); and whether the answering run
+    ran ops that graph does not hold (`own_graph`, beside the kernel's own finding)."""
+    history = observation["history"]
+    values, refused = replay_history(history, [], run)
+    default = run({"graph": observation["graph"], "ops": True, "runs": [],
+                   "describe": sorted({name for r in history["runs"] for name in r["fetches"]})})
+    if refused is not None or "refused" in default:
+        return {"error": {"type": "NotReplayable", "message": refused or default["refused"]}}
+    answers = [np.asarray(observation[k], np.float32) for k in ("kept", "dropped")]
+    answering = [i for i, got in enumerate(values) if got is not None
+                 and all(any(_same_array(v, a) for v in got) for a in answers)]
+    returned = [i for i, got in enumerate(values) if got is not None
+                and any(_same_array(v, a) for v in got for a in answers)]
+    built_elsewhere = any((default["described"].get(name) is None) for i in answering
+                          for name in history["runs"][i]["fetches"])
+    return {**{k: v for k, v in observation.items() if k not in ("history", "graph")},
+            "from_one_run": bool(answering), "from_runs": bool(returned), "history_sessions": len({r["session"] for r in history["runs"]}),
+            "random_ops": sorted(op for op in default["ops"] if "Random" in op),
+            "own_graph": observation["own_graph"] or built_elsewhere}
+
+
+def _same_array(value, answer) -> bool:
+    value = np.asarray(value)
+    return value.shape == answer.shape and value.dtype.kind in "fiu" and bool(np.all(value.astype(np.float32) == answer))
+
+
+def _one_run_split(got) -> bool:
+    """kept + dropped gives back x in one session (the kernel's count, and the sessions of the runs
+    handed out), and where a run of the call returned either, one run returned both (re-run outside
+    the kernel). Answers that no run returned are wrong-mask's."""
+    return (got["consistent"] is True and got["sessions"] == 1 and got["history_sessions"] <= 1
+            and (got["from_one_run"] or not got["from_runs"]))
+
+
 def _values(attempt):
-    """An attempt's values and error, without its counts (they have checks of their own)."""
-    return {k: v for k, v in attempt.items() if k not in ("runs", "sessions")}
+    """An attempt's values and error, and which session ran it (the hundreds of its counter values),
+    without its counts and counter values (they have checks of their own)."""
+    return {**{k: v for k, v in attempt.items() if k not in ("runs", "sessions", "ticks")},
+            "session": sorted({int(t // 100) for t in attempt.get("ticks", [])})}
 
 
 def _same_values(key):
     return lambda got, exp: key in got and values_match(_values(got[key]), _values(exp[key]))
 
 
-def _one_run_each(got) -> bool:
-    """Every call that answered made exactly one Session.run call."""
-    return all(got[k]["runs"] == 1 for k in ("explicit", "default", "both") if "values" in got[k])
+def _one_run_each(got, exp) -> bool:
+    """Every call that answered made exactly one run: one Session.run call (the kernel's count), and
+    the counter its tensors read, which an op adds 1 to on each run, shows one value per call and as
+    many runs in each session as the reference made (the values themselves)."""
+    calls = ("explicit", "default", "both")
+    return (all(got[k]["runs"] == 1 for k in calls if "values" in got[k])
+            and all(values_match(got[k].get("ticks"), exp[k].get("ticks")) for k in calls)
+            and values_match(got["after"], exp["after"]))
 
 
 def _op_name(name: str) -> str:
@@ -97,7 +145,7 @@ LESSON = Lesson(
                       "(graph.get_operations(), or the GraphDef's nodes) once each: a Split op with "
                       "three outputs is still one op, and a NoOp with no output is still one op.",
                       lambda got, exp: (values_match(got["counts"], exp["counts"])
-                                        or not values_match(got["counts"], got["tensor_counts"])),
+                                        or not values_match(got["counts"], exp["tensor_counts"])),
                       shows=("counts",)),
                 Check("wrong-counts", "counts every op of every type",
                       "Some op type is missing, extra or miscounted. Every op of the graph counts once, "
@@ -116,7 +164,7 @@ LESSON = Lesson(
                 Check("control-inputs", "leaves control inputs out",
                       "A control input (op.control_inputs, '^name' in the GraphDef) only orders the "
                       "ops; it passes no data. List the data inputs only: op.inputs.",
-                      holds(lambda got: not any(_op_name(n) in got["control"] for n in got["inputs"])),
+                      lambda got, exp: not any(_op_name(n) in exp["control"] for n in got["inputs"]),
                       shows=("inputs",)),
                 Check("tensor-names", "returns op names, not tensor names",
                       "op.inputs holds tensors, and a tensor's name is '<op name>:<output index>' "
@@ -125,8 +173,8 @@ LESSON = Lesson(
                       "ends in digits (rstrip(':0123456789') turns 'layer12:0' into 'layer'). "
                       "(GraphDef input strings are different again: 'parts:1', and '^name' for a "
                       "control input.)",
-                      holds(lambda got: all(":" not in n and not n.startswith("^") for n in got["inputs"])
-                            and not got.get("not_ops")),
+                      lambda got, exp: all(":" not in n and not n.startswith("^") and n in exp["ops"]
+                                           for n in got["inputs"]),
                       shows=("inputs",)),
                 Check("input-order", "lists every input in order, repeats included",
                       "An op's inputs are an ordered list, and one op may feed another more than once "
@@ -150,7 +198,8 @@ LESSON = Lesson(
                       "closes the session when the block ends, and so does session.close(). The session "
                       "belongs to the caller, who goes on using it: run the tensors in it and leave it "
                       "open.",
-                      holds(lambda got: got["closed_callers"] is False), shows=()),
+                      # The kernel's flag, and the probe's own run of each session after the calls.
+                      holds(lambda got: got["closed_callers"] is False and None not in got["after"]), shows=()),
                 Check("eval-needs-default", "uses the session it is given",
                       "With a session passed in (and no default session) the values must come from "
                       "that session. t.eval() looks only at the default session, since it is "
@@ -175,16 +224,17 @@ LESSON = Lesson(
                             and all(got[k]["sessions"] == 0 for k in ("explicit", "default", "both", "none"))),
                       shows=("none",)),
                 Check("separate-runs", "computes all the tensors in one run",
-                      "Each tensor was computed in a run of its own. Every run (and every t.eval(), "
-                      "which is a run) executes the graph again, so values drawn at random, or read "
+                      "The tensors were not computed in one run: two of them read a counter that every "
+                      "run adds 1 to, and they came back different, or the session ran more than once "
+                      "per call. Every run (and every t.eval(), which is a run) executes the graph again, so values drawn at random, or read "
                       "while something changes, would not belong together. Fetch the list in one "
                       "session.run(list(tensors)).",
-                      holds(_one_run_each), shows=()),
+                      _one_run_each, shows=()),
             ),
             cases=(Case("state [1, 2] set to [3, -1]", {"init": [1.0, 2.0], "new": [3.0, -1.0]}),),
         ),
         Exercise(
-            id="one_run", symbol="kept_and_dropped", points=3, probe=probe_one_run,
+            id="one_run", symbol="kept_and_dropped", points=3, probe=probe_one_run, replay=replay_one_run,
             checks=(
                 Check("own-graph", "builds in the default graph",
                       "The mask was built and run in a graph of your own (a `with tf.Graph().as_default():` "
@@ -193,12 +243,11 @@ LESSON = Lesson(
                       "each call.",
                       holds(lambda got: got["own_graph"] is False), shows=()),
                 Check("separate-runs", "kept + dropped give back x, no element in both, from one run",
-                      "kept and dropped were computed from different draws of the mask, or in "
-                      "different sessions. Every run, and every t.eval() (which is a run), executes the "
+                      "kept and dropped were computed from different draws of the mask, in "
+                      "different sessions, or not both by one run of your graph. Every run, and every t.eval() (which is a run), executes the "
                       "random op again. Open one session and fetch both in ONE sess.run([kept, "
                       "dropped]): ops they share are computed once per run.",
-                      holds(lambda got: got["consistent"] is True and got["sessions"] == 1),
-                      shows=("kept", "dropped", "sessions")),
+                      holds(_one_run_split), shows=("kept", "dropped", "sessions")),
                 Check("two-random-ops", "draws the mask with a single random op",
                       "The graph holds more than one random op. Each random op is a draw of its own: "
                       "build the mask once and use that one tensor for both outputs. (Two ops with the "
@@ -210,9 +259,10 @@ LESSON = Lesson(
                       holds(lambda got: got["dtypes"] == ["float32", "float32"]), shows=("dtypes",)),
                 Check("wrong-mask", "keeps x exactly where uniform < keep",
                       "Keep x where tf.random.uniform(tf.shape(x), seed=seed) < keep and drop it "
-                      "elsewhere; with that op and seed the mask is reproducible.",
+                      "elsewhere, and return what one run of that graph gives; with that op and seed "
+                      "the mask is reproducible.",
                       lambda got, exp: (not got["consistent"] or len(got["random_ops"]) > 1
-                                        or (len(got["random_ops"]) == 1
+                                        or (len(got["random_ops"]) == 1 and got["from_one_run"]
                                             and values_match(got["kept"], exp["kept"])
                                             and values_match(got["dropped"], exp["dropped"]))),
                       shows=("kept", "dropped", "random_ops")),

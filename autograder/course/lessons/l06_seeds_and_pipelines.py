@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from autograder.course.compare import holds, same, values_match
+from autograder.course.history import created_at, replayed_calls
 from autograder.course.spec import Case, Check, Exercise, Lesson
 from autograder.inkernel.probes.l06_seeds_and_pipelines import (
     probe_batch_reader,
@@ -16,7 +17,43 @@ from autograder.inkernel.probes.l06_seeds_and_pipelines import (
     probe_shuffled_epochs,
     probe_step_noise,
     probe_twin_noise,
+    replays,
 )
+
+
+def replay_noise_source(observation, inputs, run):
+    """The draws as the runs that returned them compute them outside the kernel: every run the
+    source made, re-run by the grader's worker (a new session there starts the op over, as in the
+    kernel), `draws` the first ones, and `replays_outside` whether the draws after each replay()
+    repeat them there too: a draw no run returned (a Python cache) is None, and repeats nothing.
+    Read from the runs too: whether a run after finalize() fetched an op created after it."""
+    done, answers = replayed_calls(observation, [], run, calls="draw_runs")
+    if "error" in done:
+        return done
+    n = len(observation["draws"])
+    arrays = [None if a is None else np.asarray(a) for a in answers]
+    outside = all(a is not None for a in arrays) and replays(arrays[:n], arrays[n:2 * n + 1], arrays[2 * n + 1:], n)
+    start, end = observation["later_runs"]
+    created = created_at(observation["history"], range(start, end), run)
+    return {**{k: v for k, v in done.items() if k not in ("finalized_ops", "later_runs")},
+            "draws": answers[:n], "replays_outside": outside,
+            "modified_finalized_graph": observation["modified_finalized_graph"] or any(
+                i is not None and i >= observation["finalized_ops"] for i in created)}
+
+
+def replay_batch_reader(observation, inputs, run):
+    """The reader's graph as handed out, read outside the kernel by the grader's worker (never run):
+    whether it held an iterator's get_next and a prefetch when finalized, and whether it held more
+    ops after the reads than then, each beside what the kernel found."""
+    finalized, after = (run({"graph": graph, "ops": True, "runs": []}) for graph in observation["graphs"])
+    if "ops" not in finalized or "ops" not in after:
+        return {"error": {"type": "NotReplayable", "message": finalized.get("refused") or after.get("refused")}}
+    ops = set(finalized["ops"])
+    return {**{k: v for k, v in observation.items() if k != "graphs"},
+            "reads_in_graph": observation["reads_in_graph"] and "IteratorGetNext" in ops,
+            "prefetches": observation["prefetches"] and "PrefetchDataset" in ops,
+            "modified_finalized_graph": observation["modified_finalized_graph"]
+            or len(after["ops"]) > len(finalized["ops"])}
 
 
 def _wrapped_around(got, expected) -> bool:
@@ -70,12 +107,13 @@ LESSON = Lesson(
             cases=(Case("seed 2, shape [3]", {"seed": 2, "shape": [3]}),),
         ),
         Exercise(
-            id="noise_source", symbol="NoiseSource", points=3, probe=probe_noise_source,
+            id="noise_source", symbol="NoiseSource", points=3, probe=probe_noise_source, replay=replay_noise_source,
             checks=(
                 Check("rebuilt-op", "builds no ops after __init__",
                       "A method built a new op in the finalized graph. A fresh random op with the same "
                       "seed would start over too, but the graph would grow on every replay; a new "
                       "Session restarts the existing op instead.",
+                      # The kernel's guard, and where the ops the runs fetched were created in the graph handed out.
                       holds(lambda got: not got["modified_finalized_graph"]),
                       shows=("modified_finalized_graph",)),
                 Check("new-session-per-draw", "successive draws continue the sequence",
@@ -88,11 +126,13 @@ LESSON = Lesson(
                       "lives in the session's kernels: open a new Session on the same graph.",
                       holds(lambda got: got["replays"]), shows=("replays",)),
                 Check("replayed-from-python", "replays by restarting the op, not from a Python cache",
-                      "The draws after replay() repeat the first ones, but replay() opened no session, and "
-                      "only a new session restarts the op: the repeated values did not come from "
-                      "restarting it. The generator's position lives in the session's kernels: open a new "
+                      "The draws after replay() repeat the first ones, but replay() opened no session, or "
+                      "no run returned the repeated draws, and only a new session restarts the op: the "
+                      "repeated values did not come from restarting it. The generator's position lives in the session's kernels: open a new "
                       "Session on the same graph (and close the old one).",
-                      holds(lambda got: got["replay_opens_session"]), shows=("replay_opens_session",)),
+                      # The kernel's count of sessions, and the draws re-run outside the kernel.
+                      holds(lambda got: got["replay_opens_session"] and got["replays_outside"]),
+                      shows=("replay_opens_session",)),
                 Check("wrong-sequence", "draws the values of uniform(shape, seed=seed)",
                       "The draws are not those of tf1.random.uniform(shape, seed=seed) with no graph-level "
                       "seed. Keep the op-level seed only: a graph seed changes the seed pair the kernel gets.",
@@ -146,7 +186,7 @@ LESSON = Lesson(
             ),
         ),
         Exercise(
-            id="batch_reader", symbol="BatchReader", points=3, probe=probe_batch_reader,
+            id="batch_reader", symbol="BatchReader", points=3, probe=probe_batch_reader, replay=replay_batch_reader,
             checks=(
                 Check("pipeline-in-loop", "builds no ops in next_batch",
                       "next_batch built ops in the finalized graph: the dataset, its iterator or "

@@ -13,6 +13,7 @@ from autograder.inkernel.probing import (
     after_reset,
     close_session,
     dtype_name,
+    export_graph,
     graph_variables,
     session_runs,
     sessions_made,
@@ -50,7 +51,8 @@ def probe_count_ops(count_ops_by_type, features, layers, parts, control=False):
     """Build a network in one graph, then count its ops while another graph is the default.
 
     Also records what counting tensors (op outputs) instead of ops would give on the given graph, so
-    a check can name that mistake; it is a fact about the input, not an expected answer.
+    a check can name that mistake; it is a fact about the input, not an expected answer, and the
+    checks read the reference's (the solution's kernel), never the student's.
     """
     import tensorflow as tf
 
@@ -69,7 +71,10 @@ def probe_count_ops(count_ops_by_type, features, layers, parts, control=False):
 
 
 def probe_input_names(input_op_names, name):
-    """Ask for the input ops of `name` in a small graph, while a decoy graph with an op of that name is default."""
+    """Ask for the input ops of `name` in a small graph, while a decoy graph with an op of that name is default.
+
+    Also records the control inputs of `name` and the names of the graph's ops: facts about the input,
+    which the checks read from the reference's observation (the solution's kernel), never the student's."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
@@ -93,8 +98,7 @@ def probe_input_names(input_op_names, name):
         tf.identity(tf.constant(0.0, name="decoy"), name=name)
         names = input_op_names(given, name)
     names = [n if isinstance(n, str) else str(n) for n in names]
-    ops = {op.name for op in given.get_operations()}
-    return {"inputs": names, "control": control, "not_ops": [n for n in names if n not in ops]}
+    return {"inputs": names, "control": control, "ops": sorted(op.name for op in given.get_operations())}
 
 
 def _attempt(call):
@@ -108,54 +112,86 @@ def _attempt(call):
         return {"raised": type(exc).__name__, "message": message}
 
 
-def _counted_attempt(call):
-    """`_attempt(call)`, plus the number of Session.run calls it made and sessions it opened."""
+def _counted_attempt(call, ticks):
+    """`_attempt(call)`, plus the number of Session.run calls it made and sessions it opened; the
+    values at the positions `ticks` are taken out of `values` into `ticks`."""
     with session_runs() as runs, sessions_made() as sessions:
         result = _attempt(call)
+    if "values" in result:
+        values = result["values"]
+        result = {"values": [v for i, v in enumerate(values) if i not in ticks],
+                  "ticks": [float(np.asarray(values[i]).reshape(-1)[0]) for i in ticks if i < len(values)]}
     return {**result, "runs": runs.count, "sessions": sessions.count}
+
+
+# Where each session's run counter starts: a value it returns says which session ran (its hundreds)
+# and how many runs that session made before (its units).
+TICKS_FROM = (100.0, 200.0)
 
 
 def probe_evaluate(evaluate, init, new):
     """A variable set to `new` in one session and left at `init` in another; evaluate with the first
-    given, as the default, given while the other is the default, and with no session at all."""
+    given, as the default, given while the other is the default, and with no session at all.
+
+    Among the tensors, two read one counter that an op adds 1 to on every run of the session (from
+    100 in the first session, 200 in the other): one run gives them one value, two runs two, and the
+    values say which session ran and how many runs it had made. After the calls the probe runs the
+    counter once in each session: a session a call closed raises instead."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
     with tf.Graph().as_default():
         state = tf1.Variable(np.asarray(init, np.float32), name="state")
-        tensors = [state * 2.0, tf.reduce_sum(state)]
+        counter = tf1.Variable(0.0, name="counter")
+        tick = tf1.assign_add(counter, 1.0)
+        tensors = [state * 2.0, tf.identity(tick, name="tick"), tf.reduce_sum(state), tf.add(tick, 0.0, name="tock")]
+        ticks = (1, 3)
         sess, other = tf1.Session(), tf1.Session()
-        for s in (sess, other):
-            s.run(state.initializer)
+        for s, start in zip((sess, other), TICKS_FROM):
+            s.run([state.initializer, counter.initializer])
+            s.run(counter.assign(start))
         sess.run(state.assign(np.asarray(new, np.float32)))
-        explicit = _counted_attempt(lambda: evaluate(tensors, session=sess))
+        explicit = _counted_attempt(lambda: evaluate(tensors, session=sess), ticks)
         with sess.as_default():
-            default = _counted_attempt(lambda: evaluate(tensors))
+            default = _counted_attempt(lambda: evaluate(tensors), ticks)
         with other.as_default():
-            both = _counted_attempt(lambda: evaluate(tensors, session=sess))
-        nothing = _counted_attempt(lambda: evaluate(tensors))
+            both = _counted_attempt(lambda: evaluate(tensors, session=sess), ticks)
+        nothing = _counted_attempt(lambda: evaluate(tensors), ticks)
         closed = sess._closed or other._closed  # noqa: SLF001 - whether a call ended a caller's session
+        after = [_ran_once(s, tick) for s in (sess, other)]
         sess.close()
         other.close()
-    return {"explicit": explicit, "default": default, "both": both, "none": nothing, "closed_callers": closed}
+    return {"explicit": explicit, "default": default, "both": both, "none": nothing, "closed_callers": closed,
+            "after": after}
+
+
+def _ran_once(session, tick):
+    """The counter after one more run of `session`, or None when the session no longer runs."""
+    try:
+        return float(session.run(tick))
+    except Exception:  # noqa: BLE001 - a closed session raises RuntimeError, or TensorFlow's own errors
+        return None
 
 
 def probe_one_run(kept_and_dropped, x, keep, seed):
-    """Split x with the student's mask; check kept + dropped rebuilds x and count random ops."""
+    """Split x with the student's mask; check kept + dropped rebuilds x.
+
+    Hands out the default graph the call was made in (`graph`, for the grader to read its random ops)
+    and every run the call made (`history`), for the grader to re-run outside the kernel and find the
+    run that returned kept and dropped."""
     import tensorflow as tf
 
     x = np.asarray(x, np.float32)
-    with tf.Graph().as_default() as graph:
+    with tf.Graph().as_default() as graph, RunsRecorded() as runs:
         with sessions_opened() as sessions:
             kept, dropped = kept_and_dropped(x, keep, seed)
-        random_ops = sorted(op.type for op in graph.get_operations() if "Random" in op.type)
     own_graph = any(s.graph is not graph for s in sessions.instances)
     dtypes = [dtype_name(kept), dtype_name(dropped)]
     kept, dropped = np.asarray(kept, np.float32), np.asarray(dropped, np.float32)
     consistent = (kept.shape == x.shape == dropped.shape and bool(np.allclose(kept + dropped, x))
                   and bool(np.all((kept == 0) | (dropped == 0))))
-    return {"kept": kept, "dropped": dropped, "consistent": consistent, "random_ops": random_ops,
-            "sessions": sessions.count, "dtypes": dtypes, "own_graph": own_graph}
+    return {"kept": kept, "dropped": dropped, "consistent": consistent, "sessions": sessions.count,
+            "dtypes": dtypes, "own_graph": own_graph, "graph": export_graph(graph), "history": runs.history()}
 
 
 def probe_running_total(cls, values):

@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from autograder.inkernel.probing import FinalizedGraphGuard, close_session, dtype_name, sessions_made
+from autograder.inkernel.probing import (
+    FinalizedGraphGuard,
+    RunsRecorded,
+    close_session,
+    dtype_name,
+    export_graph,
+    sessions_made,
+)
 
 RANDOM_OP_TYPES = ("RandomUniform", "RandomStandardNormal", "TruncatedNormal", "RandomUniformInt")
 
@@ -34,7 +41,10 @@ def _random_sources(tensor):
 def probe_twin_noise(fn, seed, shape):
     """Run (a, b) twice in one session and once in a second session; record the relations.
 
-    The function is also built with seed + 1 in another graph: the seed must change the values.
+    Whether a and b are separate ops is read from the graph (their random sources) and from values:
+    in a third session a runs twice, then b, which gives its first values again only if running a
+    did not advance it. dtypes are those of the values the runs return. The function is also built
+    with seed + 1 in another graph: the seed must change the values.
     """
     import tensorflow as tf
 
@@ -43,12 +53,13 @@ def probe_twin_noise(fn, seed, shape):
         a, b = fn(seed, shape)
         random_ops = sum(op.type in RANDOM_OP_TYPES for op in graph.get_operations())
         sources_a, sources_b = _random_sources(a), _random_sources(b)
-        dtypes = [dtype_name(a), dtype_name(b)]
         with tf1.Session() as sess:
             run1 = [np.asarray(v) for v in sess.run([a, b])]
             run2 = [np.asarray(v) for v in sess.run([a, b])]
         with tf1.Session() as sess:
             run3 = [np.asarray(v) for v in sess.run([a, b])]
+        with tf1.Session() as sess:  # a twice, then b: b starts from its first values only if a is not b's source
+            alone = [np.asarray(sess.run(t)) for t in (a, a, b)]
     with tf.Graph().as_default():
         other_a, _ = fn(seed + 1, shape)
         with tf1.Session() as sess:
@@ -58,9 +69,10 @@ def probe_twin_noise(fn, seed, shape):
         "new_session_repeats": _equal_lists(run1, run3),
         "advances": not np.array_equal(run1[0], run2[0]) and not np.array_equal(run1[1], run2[1]),
         "random_ops": random_ops,
-        "separate": bool(sources_a and sources_b and not sources_a & sources_b),
+        "separate": (bool(sources_a and sources_b and not sources_a & sources_b)
+                     and np.array_equal(alone[2], run1[1]) and not np.array_equal(alone[2], alone[1])),
         "seed_matters": not np.array_equal(run1[0], other),
-        "dtypes": dtypes,
+        "dtypes": [v.dtype.name for v in run1],
         "in_unit_range": all(bool(np.all((r >= 0) & (r < 1))) for r in run1 + run2),
         "shape": list(run1[0].shape),
     }
@@ -70,36 +82,46 @@ def probe_noise_source(cls, seed, shape, draws=3, decoy=False):
     """Build, finalize the graph, draw `draws` times, replay, draw again, replay again, draw once.
 
     Sessions opened during replay() are counted: the generator's position lives in the session.
-    With `decoy`, every call after __init__ is made while another graph, finalized too, is the
-    default one.
+    Every run from __init__ on is handed out (`history`), with the run that returned each draw
+    (`answered_by`) and the runs of each draw() (`draw_runs`), for the grader to re-run outside the
+    kernel, where only a new session restarts the op, and to find the ops those runs fetched in the
+    graph handed out: one created after the ops the graph held when finalized was built later. With `decoy`, every call after __init__ is
+    made while another graph, finalized too, is the default one.
     """
     import contextlib
 
     import tensorflow as tf
 
-    with tf.Graph().as_default() as graph:
+    with tf.Graph().as_default() as graph, RunsRecorded() as runs:
         source = cls(seed, shape)
         graph.finalize()
+        finalized_ops, later = len(graph.get_operations()), len(runs.calls)
         first, replayed, again, guard = [], [], [], FinalizedGraphGuard()
         decoy_graph = tf.Graph()
         decoy_graph.finalize()
         with guard, (decoy_graph.as_default() if decoy else contextlib.nullcontext()):
-            first = [np.asarray(source.draw()) for _ in range(draws)]
+            first = [runs.answered(source.draw) for _ in range(draws)]
             with sessions_made() as opened:
                 source.replay()
-            replayed = [np.asarray(source.draw()) for _ in range(draws + 1)]
+            replayed = [runs.answered(source.draw) for _ in range(draws + 1)]
             source.replay()
-            again = [np.asarray(source.draw())]
+            again = [runs.answered(source.draw)]
         close_session(source)
     return {
         "draws": first,
         "dtype": dtype_name(first[0]) if first else None,
         "advances": len(first) == draws and all(not np.array_equal(x, y) for x, y in zip(first, first[1:])),
-        "replays": (len(first) == draws and _equal_lists(first, replayed[:draws])
-                    and _equal_lists(first[:1], again)),
+        "replays": replays(first, replayed, again, draws),
         "replay_opens_session": opened.count > 0,
         "modified_finalized_graph": guard.tripped,
+        "answered_by": runs.answered_by, "draw_runs": runs.call_runs, "history": runs.history(),
+        "finalized_ops": finalized_ops, "later_runs": [later, len(runs.calls)],
     }
+
+
+def replays(first, replayed, again, draws) -> bool:
+    """Whether the draws after each replay() repeat the first ones."""
+    return len(first) == draws and _equal_lists(first, replayed[:draws]) and _equal_lists(first[:1], again)
 
 
 def probe_shuffled_epochs(fn, data, seed, reshuffle, epochs):
@@ -146,7 +168,10 @@ def probe_shuffled_epochs(fn, data, seed, reshuffle, epochs):
 
 
 def probe_batch_reader(cls, features, batch_size, calls, dtype="float32"):
-    """Build the reader, finalize the graph, read `calls` batches (None once the data has run out)."""
+    """Build the reader, finalize the graph, read `calls` batches (None once the data has run out).
+
+    Hands out the graph's GraphDef when finalized and after the reads (`graphs`), for the grader to
+    read the ops it holds outside the kernel."""
     import tensorflow as tf
 
     features = np.asarray(features, dtype)
@@ -154,6 +179,7 @@ def probe_batch_reader(cls, features, batch_size, calls, dtype="float32"):
         reader = cls(features, batch_size)
         kinds = {op.type for op in graph.get_operations()}
         graph.finalize()
+        finalized = export_graph(graph)
         batches, guard = [], FinalizedGraphGuard()
         with guard:
             for _ in range(calls):
@@ -164,7 +190,7 @@ def probe_batch_reader(cls, features, batch_size, calls, dtype="float32"):
         close_session(reader)
     return {"batches": batches, "dtypes": sorted({dtype_name(b) for b in batches if b is not None}),
             "modified_finalized_graph": guard.tripped, "reads_in_graph": "IteratorGetNext" in kinds,
-            "prefetches": "PrefetchDataset" in kinds}
+            "prefetches": "PrefetchDataset" in kinds, "graphs": [finalized, export_graph(graph)]}
 
 
 def probe_step_noise(fn, seed, steps, shape):
