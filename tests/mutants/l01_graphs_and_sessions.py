@@ -76,7 +76,7 @@ MUTANTS = [
             """kept_value = sess.run(kept)  # a fresh session repeats the seeded draw...
     with tf1.Session() as sess:      # ...so two sessions agree, by accident of the seed
         dropped_value = sess.run(dropped)""")),
-    Mutant("split_numpy_mask", "one_run", "wrong-mask", "one_run_solution", '''
+    Mutant("split_numpy_mask", "one_run", "numpy-mask", "one_run_solution", '''
         def kept_and_dropped(x, keep, seed):
             """Split x with one random mask; return (kept, dropped) as NumPy arrays from one run."""
             x = np.asarray(x, np.float32)

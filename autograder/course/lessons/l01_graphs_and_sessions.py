@@ -242,6 +242,11 @@ LESSON = Lesson(
                       "default graph: the caller chooses the graph, as the lesson's demos do around "
                       "each call.",
                       holds(lambda got: got["own_graph"] is False), shows=()),
+                Check("numpy-mask", "draws the mask with a TensorFlow random op",
+                      "The graph holds no random op: the mask was drawn outside TensorFlow (NumPy, "
+                      "Python's random). Draw it in the graph, tf.random.uniform(tf.shape(x), seed=seed) "
+                      "< keep, and compute kept and dropped from it in one session.run.",
+                      holds(lambda got: len(got["random_ops"]) >= 1), shows=("random_ops",)),
                 Check("separate-runs", "kept + dropped give back x, no element in both, from one run",
                       "kept and dropped were computed from different draws of the mask, in "
                       "different sessions, or not both by one run of your graph. Every run, and every t.eval() (which is a run), executes the "
@@ -340,7 +345,7 @@ REQUIREMENTS = {
         "Split the array x with ONE random mask": "two-random-ops",
         "as float32 NumPy arrays": "float64-arrays",
         "from one run; fetch both in one sess.run": "separate-runs",
-        "mask = tf.random.uniform(tf.shape(x), seed=seed) < keep": "wrong-mask",
+        "mask = tf.random.uniform(tf.shape(x), seed=seed) < keep": ("numpy-mask", "wrong-mask"),
         "Build in the default graph": "own-graph",
     },
     "running_total": {
