@@ -58,6 +58,9 @@ SAFE_OPS = frozenset({
     "Sum", "Mean", "Max", "Min", "Prod", "All", "Any", "ArgMax", "ArgMin", "Cumsum", "Cumprod",
     # printing and asserting: honest debugging (the worker's output goes nowhere)
     "PrintV2", "Print", "StringFormat", "Assert", "AsString", "StringJoin",
+    # gradients and gradient descent's updates (a trainer's history): pure math on the request's variables
+    "BroadcastGradientArgs", "TanhGrad", "SigmoidGrad", "ReluGrad", "SoftplusGrad", "SqrtGrad", "RsqrtGrad",
+    "ReciprocalGrad", "InvertPermutation", "ApplyGradientDescent", "ResourceApplyGradientDescent",
     # resource and reference variables: state lives in the request's own session
     "VarHandleOp", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
     "VarIsInitializedOp", "VariableV2", "Assign", "AssignAdd", "AssignSub",

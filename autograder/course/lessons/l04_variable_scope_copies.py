@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from autograder.course.compare import holds, same, values_match
+from autograder.course.history import created_at, replay_history, replayed_calls
+from autograder.course.markers import mark
 from autograder.course.spec import Case, Check, Exercise, Lesson
 from autograder.inkernel.probes.l04_variable_scope_copies import (
     probe_current_and_past,
@@ -19,6 +21,75 @@ from autograder.inkernel.probes.l04_variable_scope_copies import (
 )
 
 ERROR_TYPES = ("KeyError", "ValueError")
+
+
+def _replayed(observation, swaps, run):
+    """What each run of the observation's `history` returns outside the kernel with `swaps` made
+    (`history.replay_history`); a ValueError when the worker refused the graph or a run failed there,
+    which makes the observation NotReplayable."""
+    values, refused = replay_history(observation["history"], swaps, run)
+    if refused is not None or any(value is None for value in values):
+        raise ValueError(refused or "a run failed when re-run")
+    return values
+
+
+LAGGED_TRAINER_MARKED = {"x": "array", "y": "array"}
+
+
+def replay_lagged_trainer(observation, inputs, run):
+    """The trainer on the hidden x and y: every run it made in the kernel from __init__ on, on
+    markers, re-run outside with the hidden values in their place. The outputs of each step
+    (`current_outputs`, `past_outputs`) and the past variables at the end (`past_values`) are what
+    the graph computes there. Read from the runs themselves: how many sessions they used
+    (`call_sessions`), whether a step's run was fed a value shaped like a weight that is no marker
+    (`fed_weights`: weights kept in Python and fed back), and whether a run after finalize() ran an op
+    created after it (`modified_finalized_graph`)."""
+    if observation.get("mispaired") is not None:
+        return observation
+    swaps = mark(inputs, LAGGED_TRAINER_MARKED)[1]
+    past_read, count = observation["past_read"], len(observation["past_variables"])
+    reads = [] if past_read is None else [[past_read, i] for i in range(count)]
+    done, answers = replayed_calls({**observation, "answered_by": observation["answered_by"] + reads}, swaps, run,
+                                   calls="step_runs")
+    if "error" in done:
+        return done
+    history, steps = observation["history"], observation["step_runs"]
+    n_in, hidden, n_out = inputs["n_in"], inputs["hidden"], inputs["n_out"]
+    weights = {(n_in, hidden), (hidden,), (hidden, n_out), (n_out,)}
+    markers = [np.asarray(m, np.float32) for m, _ in swaps]
+    fed = [np.asarray(value) for start, end in steps for i in range(start, end)
+           for _, value in history["runs"][i]["feeds"]]
+    created = created_at(history, range(steps[0][0] if steps else 0, len(history["runs"])), run)
+    outputs = answers[:len(answers) - len(reads)]
+    return {"mispaired": None, "past_variables": observation["past_variables"],
+            "sessions_in_steps": observation["sessions_in_steps"], "racing_runs": observation["racing_runs"],
+            "call_sessions": len({r["session"] for r in history["runs"]}),
+            "current_outputs": outputs[0::2], "past_outputs": outputs[1::2],
+            "past_values": (dict(zip(observation["past_variables"], answers[len(outputs):])) if reads else None),
+            "fed_weights": any(v.shape in weights and not any(v.shape == m.shape and np.all(v == m) for m in markers)
+                               for v in fed),
+            "modified_finalized_graph": observation["modified_finalized_graph"] or any(
+                i is not None and i >= observation["finalized_ops"] for i in created)}
+
+
+SOFT_UPDATE_MARKED = {"source": "arrays", "target": "arrays"}
+
+
+def replay_soft_update(observation, inputs, run):
+    """The soft update on the hidden initial values: every run of the probe's session (made in the
+    kernel on markers) re-run outside with the hidden values in their place. The targets after each
+    update (`trajectory`, `first_step`) and the sources at the end are what the graph computes there;
+    a value the op took from Python (a constant built from a source) stays what it was on the markers.
+    `one_op` also needs every run of the op to have fetched one thing, read from the runs handed out."""
+    values = _replayed(observation, mark(inputs, SOFT_UPDATE_MARKED)[1], run)
+    runs = observation["history"]["runs"]
+    names = [f"target_{i}" for i in range(len(inputs["target"]))]
+    trajectory = {name: [values[r][i] for r in observation["target_reads"]] for i, name in enumerate(names)}
+    return {"tau": inputs["tau"], "moves": inputs.get("moves", 0.0), "trajectory": trajectory,
+            "first_step": {name: path[0] for name, path in trajectory.items()},
+            "sources": {f"source_{i}": value for i, value in enumerate(values[observation["source_read"]])},
+            "initial": {**{f"source_{i}": v for i, v in enumerate(inputs["source"])}, **dict(zip(names, inputs["target"]))},
+            "one_op": observation["one_op"] is True and all(len(runs[r]["fetches"]) == 1 for r in observation["op_runs"])}
 
 
 def _starts_equal(got):
@@ -142,6 +213,7 @@ LESSON = Lesson(
         ),
         Exercise(
             id="lagged_trainer", symbol="LaggedTrainer", points=3, probe=probe_lagged_trainer,
+            marked=tuple(LAGGED_TRAINER_MARKED.items()), replay=replay_lagged_trainer,
             checks=(
                 Check("matched-by-order", "pairs each current variable with the past one of the same relative name",
                       "Building the trainer raised: the sync assigned a current variable into a past variable "
@@ -164,7 +236,8 @@ LESSON = Lesson(
                 Check("session-per-step", "runs every step in the one session __init__ opened",
                       "step() opened a new Session. A session holds the variables' values: open "
                       "self.sess once in __init__ and run every step in it.",
-                      holds(lambda got: got["sessions_in_steps"] == 0), shows=("sessions_in_steps",)),
+                      holds(lambda got: got["sessions_in_steps"] == 0 and got["call_sessions"] <= 1),
+                      shows=("sessions_in_steps",)),
                 Check("unordered-run", "orders reading the outputs, the sync and the update",
                       "One sess.run fetched an op that writes the copy's variables (the sync, or the "
                       "update) together with an output that reads them. Nothing orders the ops of one "
@@ -176,13 +249,15 @@ LESSON = Lesson(
                       "On the first step the past output differs from the current one: the two copies are "
                       "initialised to different values, so __init__ must run the sync op once after "
                       "initialising, before any step.",
-                      holds(_starts_equal),
+                      # Weights fed from Python make the past outputs wrong once re-run: past-not-in-variables names it.
+                      holds(lambda got: got["fed_weights"] or _starts_equal(got)),
                       shows=("past_outputs",)),
                 Check("lagged-copy", "returns a past output one training step behind the current one",
                       "The past output is not one step behind. In step(): evaluate both outputs, then sync "
                       "past <- current, then train. Syncing after the update makes the copy equal to the "
                       "current network whenever you look at it.",
-                      same("past_outputs"), shows=("past_outputs",)),
+                      lambda got, expected: got["fed_weights"] or same("past_outputs")(got, expected),
+                      shows=("past_outputs",)),
                 Check("wrong-training", "trains the current copy as specified",
                       "The current outputs follow another trajectory: minimise the mean squared error "
                       "of the current output with GradientDescentOptimizer(learning_rate), over the "
@@ -192,7 +267,8 @@ LESSON = Lesson(
                       "The past copy's variables do not hold the weights of one step ago. Keep the past "
                       "weights in the graph, copied by the sync op, not in Python values fed back in: "
                       "anything that reads the past variables (a Saver, another op) sees stale values.",
-                      same("past_values", rtol=1e-4, atol=1e-5), shows=()),
+                      lambda got, expected: not got["fed_weights"] and same("past_values", rtol=1e-4, atol=1e-5)(
+                          got, expected), shows=()),
             ),
             cases=(Case("3 steps on 2 samples, learning rate 0.1, a network with a non-trainable variable", {
                 "n_in": 2, "hidden": 3, "n_out": 1, "x": [[1.0, -1.0], [0.5, 2.0]], "y": [[1.0], [-1.0]],
@@ -200,6 +276,7 @@ LESSON = Lesson(
         ),
         Exercise(
             id="soft_update", symbol="make_soft_update_op", points=2, probe=probe_soft_update,
+            marked=tuple(SOFT_UPDATE_MARKED.items()), replay=replay_soft_update,
             checks=(
                 Check("not-one-op", "returns one op",
                       "make_soft_update_op must return one op (tf.group(*assigns)), not a list: a caller "

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from autograder.inkernel.probing import FinalizedGraphGuard, RacingRuns, close_session, sessions_made
+from autograder.inkernel.probing import FinalizedGraphGuard, RacingRuns, RunsRecorded, close_session, sessions_made
 
 
 def _ramp(shape, start):
@@ -200,13 +200,19 @@ def _mispaired_assign(message):
 
 def probe_lagged_trainer(cls, n_in, hidden, n_out, x, y, steps, learning_rate, frozen_scale=False):
     """Build the trainer, finalize the graph, take `steps` steps and record both outputs each time,
-    the sessions opened during the steps, and what the past copy's variables hold at the end."""
+    the sessions opened during the steps, and what the past copy's variables hold at the end.
+
+    The kernel is given markers for x and y (`autograder.course.markers`): every run from __init__
+    on is handed out (`history`), with the run and fetch that returned each output (`answered_by`:
+    current then past, per step), the runs of each step (`step_runs`), the run that read the past
+    variables at the end (`past_read`) and the ops the graph held when finalized, for the grader to
+    re-run on the hidden x and y outside the kernel."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
     x = np.asarray(x, np.float32)
     y = np.asarray(y, np.float32)
-    with tf.Graph().as_default() as graph:
+    with tf.Graph().as_default() as graph, RunsRecorded() as runs:
         try:
             trainer = cls(_net_fn(n_in, hidden, n_out, frozen_scale), n_in, n_out, learning_rate)
         except ValueError as exc:
@@ -216,30 +222,37 @@ def probe_lagged_trainer(cls, n_in, hidden, n_out, x, y, steps, learning_rate, f
             return {"mispaired": mispaired}
         past_vars = sorted(tf1.global_variables("past/"), key=lambda v: v.op.name)
         graph.finalize()
-        current, past, guard = [], [], FinalizedGraphGuard()
+        finalized_ops, guard = len(graph.get_operations()), FinalizedGraphGuard()
         with guard, sessions_made() as sessions, RacingRuns() as racing:
             for _ in range(steps):
-                c, p = trainer.step(x, y)
-                current.append(np.asarray(c))
-                past.append(np.asarray(p))
-        session = getattr(trainer, "sess", None)
-        past_values = ({_relative(v, "past"): session.run(v) for v in past_vars}
-                       if hasattr(session, "run") and not guard.tripped else None)
+                start = len(runs.calls)
+                current, past = trainer.step(x, y)
+                runs.call_runs.append([start, len(runs.calls)])
+                runs.answered_by += [runs.located(np.asarray(output), None, since=start) for output in (current, past)]
+        session, past_read = getattr(trainer, "sess", None), len(runs.calls)
+        if hasattr(session, "run") and not guard.tripped and past_vars:
+            session.run(past_vars)
         close_session(trainer)
-    return {"mispaired": None, "current_outputs": current, "past_outputs": past,
-            "past_variables": [_relative(v, "past") for v in past_vars],
-            "past_values": past_values, "sessions_in_steps": sessions.count,
-            "modified_finalized_graph": guard.tripped, "racing_runs": racing.count}
+    return {"mispaired": None, "past_variables": [_relative(v, "past") for v in past_vars],
+            "sessions_in_steps": sessions.count, "modified_finalized_graph": guard.tripped,
+            "racing_runs": racing.count, "answered_by": runs.answered_by, "step_runs": runs.call_runs,
+            "past_read": past_read if past_read < len(runs.calls) else None, "finalized_ops": finalized_ops,
+            "history": runs.history()}
 
 
 def probe_soft_update(make_soft_update_op, source, target, tau, steps, moves=0.0):
     """Pair source and target variables, build the op once, run it `steps` times. With `moves`, every
     source grows by that much after each update (as a trained network does between two syncs): the
-    op must read each source's value when it runs, not a value fixed when it was built."""
+    op must read each source's value when it runs, not a value fixed when it was built.
+
+    The kernel is given markers for the initial values (`autograder.course.markers`): every run of the
+    probe's session is handed out (`history`), with the runs that ran the op (`op_runs`), read the
+    targets after each update (`target_reads`) and read the sources at the end (`source_read`), for
+    the grader to re-run outside the kernel on the hidden initial values."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
-    with tf.Graph().as_default() as graph:
+    with tf.Graph().as_default() as graph, RunsRecorded() as runs:
         src = [tf1.Variable(np.asarray(v, np.float32), name=f"source_{i}") for i, v in enumerate(source)]
         dst = [tf1.Variable(np.asarray(v, np.float32), trainable=False, name=f"target_{i}")
                for i, v in enumerate(target)]
@@ -247,21 +260,21 @@ def probe_soft_update(make_soft_update_op, source, target, tau, steps, moves=0.0
         move = tf.group(*[v.assign_add(tf.fill(tf.shape(v), np.float32(moves))) for v in src])
         init = tf1.global_variables_initializer()
         graph.finalize()
-        trajectory = {f"target_{i}": [] for i in range(len(dst))}
+        op_runs, target_reads = [], []
         with tf1.Session() as sess:
             sess.run(init)
             for _ in range(steps):
+                op_runs.append(len(runs.calls))
                 sess.run(op)
-                for i, value in enumerate(sess.run(dst)):
-                    trajectory[f"target_{i}"].append(value)
+                target_reads.append(len(runs.calls))
+                sess.run(dst)
                 if moves:
                     sess.run(move)
-            sources = {f"source_{i}": value for i, value in enumerate(sess.run(src))}
-    first = {name: values[0] for name, values in trajectory.items()}
-    initial = {**{f"source_{i}": v for i, v in enumerate(source)}, **{f"target_{i}": v for i, v in enumerate(target)}}
-    return {"first_step": first, "trajectory": trajectory, "sources": sources, "initial": initial, "tau": tau,
-            "moves": moves,
-            "one_op": isinstance(op, (tf.Operation, tf.Tensor))}
+            source_read = len(runs.calls)
+            sess.run(src)
+    return {"tau": tau, "moves": moves, "one_op": isinstance(op, (tf.Operation, tf.Tensor)),
+            "op_runs": op_runs, "target_reads": target_reads, "source_read": source_read,
+            "history": runs.history()}
 
 
 def probe_polyak_update(polyak_update, target, source, tau, steps, head=None):
