@@ -13,6 +13,8 @@ from autograder.course.history import created_at, replay_history, replayed_calls
 from autograder.course.markers import mark
 from autograder.course.spec import Case, Check, Exercise, Lesson
 from autograder.inkernel.probes.l04_variable_scope_copies import (
+    DECOY_FILL,
+    FILL,
     probe_current_and_past,
     probe_lagged_trainer,
     probe_polyak_update,
@@ -31,6 +33,25 @@ def _replayed(observation, swaps, run):
     if refused is not None or any(value is None for value in values):
         raise ValueError(refused or "a run failed when re-run")
     return values
+
+
+def replay_sync_op(observation, inputs, run):
+    """What the sync wrote, read outside the kernel: the probe's session (initialise, sync, read)
+    re-run by the grader. Written where it must not be: the partner of a non-trainable source
+    (`frozen_partner_written`), a destination scope sharing the name's prefix or a destination holding
+    the decoy source scope's values (`decoy_written`); `untouched`: the destinations still as filled."""
+    if observation.get("decoy_raised"):
+        return {"decoy_written": True, "decoy_raised": observation["decoy_raised"]}
+    values, reads = _replayed(observation, [], run), observation["reads"]
+    read = {kind: dict(zip(names, values[at])) for kind, (at, names) in reads.items()}
+    synced, frozen = read["destinations"], inputs.get("src_frozen")
+    frozen_partner_written = bool(frozen) and not np.all(np.asarray(synced.pop(frozen)) == FILL)
+    decoy_written = any(not np.all(np.asarray(v) == FILL) for v in read.get("decoys", {}).values()) or (
+        bool(inputs.get("decoy")) and any(np.all(np.asarray(v) == DECOY_FILL) for v in synced.values()))
+    return {"synced": synced, "untouched": sorted(name for name, value in synced.items() if np.all(np.asarray(value) == FILL)),
+            "sources": read["sources"], "frozen_partner_written": frozen_partner_written,
+            "decoy_written": decoy_written, "decoy_raised": None,
+            "missing_partner": observation["missing_partner"], "shape_mismatch": observation["shape_mismatch"]}
 
 
 LAGGED_TRAINER_MARKED = {"x": "array", "y": "array"}
@@ -128,7 +149,7 @@ LESSON = Lesson(
     notebook="variable_scope_copies.ipynb",
     exercises=(
         Exercise(
-            id="sync_op", symbol="make_sync_op", points=3, probe=probe_sync_op,
+            id="sync_op", symbol="make_sync_op", points=3, probe=probe_sync_op, replay=replay_sync_op,
             checks=(
                 Check("prefix-scope", "touches no scope that merely shares the name's prefix",
                       "A scope whose name only starts with the same letters (e.g. 'current_old' next to "

@@ -25,17 +25,20 @@ def _relative(variable, scope):
 
 
 def _make_variables(scope, shapes, order, trainable, fill=None):
-    """Create `order` (names relative to `scope`) with get_variable; ramps unless `fill` is given."""
+    """Create `order` (names relative to `scope`) with get_variable; ramps unless `fill` is given.
+    Returns them as (relative name, variable) pairs, in that order."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
     names = sorted(shapes)
+    made = []
     with tf1.variable_scope(scope):
         for name in order:
             shape = list(shapes[name])
             value = (np.full(shape, fill, np.float32) if fill is not None
                      else _ramp(shape, 10.0 * (names.index(name) + 1)))
-            tf1.get_variable(name, initializer=value, trainable=trainable)
+            made.append((name, tf1.get_variable(name, initializer=value, trainable=trainable)))
+    return made
 
 
 def _raised(call, name):
@@ -45,6 +48,9 @@ def _raised(call, name):
     except Exception as exc:  # the probe records any exception; the checks judge its type
         return {"type": type(exc).__name__, "names_variable": name in str(exc)}
     return {"type": None, "names_variable": False}
+
+
+FILL, DECOY_FILL = -1.0, 7.0  # what destinations and the decoy scope's variables hold before the sync
 
 
 def probe_sync_op(make_sync_op, src_scope, dst_scope, shapes, src_order, dst_order,
@@ -58,11 +64,14 @@ def probe_sync_op(make_sync_op, src_scope, dst_scope, shapes, src_order, dst_ord
     that has a partner (not a source: its partner must be left alone); `missing` is a source
     variable with no partner; `bad_shape` a variable whose destination has another shape: one more
     in each dimension, or (`transposed`) its dimensions reversed, of the same size.
+
+    The probe's session (initialise, sync, read the destinations, the sources and the decoy
+    destinations, each in one run) is handed out (`history`, and the names each read returned in
+    order) for the grader to re-run outside the kernel: what the sync wrote is read there.
     """
     import tensorflow as tf
 
     tf1 = tf.compat.v1
-    fill = -1.0
 
     def build(extra=None, reshape=None, decoys=True):
         src_shapes, dst_shapes = dict(shapes), dict(shapes)
@@ -73,21 +82,22 @@ def probe_sync_op(make_sync_op, src_scope, dst_scope, shapes, src_order, dst_ord
         if reshape:
             dst_shapes[reshape] = (list(reversed(shapes[reshape])) if transposed
                                    else [d + 1 for d in shapes[reshape]])
-        _make_variables(src_scope, src_shapes, order, trainable=True)
+        made = {"sources": _make_variables(src_scope, src_shapes, order, trainable=True), "decoys": []}
         if src_frozen:
-            _make_variables(src_scope, {src_frozen: [2]}, [src_frozen], trainable=False, fill=3.0)
+            made["sources"] += _make_variables(src_scope, {src_frozen: [2]}, [src_frozen], trainable=False, fill=3.0)
             dst_shapes[src_frozen] = [2]
         if decoy and decoys:
-            _make_variables(decoy, shapes, src_order, trainable=True, fill=7.0)
+            _make_variables(decoy, shapes, src_order, trainable=True, fill=DECOY_FILL)
         dst_order_all = list(dst_order) + ([dst_extra] if dst_extra else []) + ([src_frozen] if src_frozen else [])
         if dst_extra:
             dst_shapes[dst_extra] = [1]
-        _make_variables(dst_scope, dst_shapes, dst_order_all, trainable=False, fill=fill)
+        made["destinations"] = _make_variables(dst_scope, dst_shapes, dst_order_all, trainable=False, fill=FILL)
         if dst_decoy and decoys:
-            _make_variables(dst_decoy, shapes, dst_order, trainable=False, fill=fill)
+            made["decoys"] = _make_variables(dst_decoy, shapes, dst_order, trainable=False, fill=FILL)
+        return made
 
-    with tf.Graph().as_default():
-        build()
+    with tf.Graph().as_default(), RunsRecorded() as runs:
+        made = build()
         try:
             sync = make_sync_op(src_scope, dst_scope)
         except (KeyError, ValueError) as exc:
@@ -95,18 +105,15 @@ def probe_sync_op(make_sync_op, src_scope, dst_scope, shapes, src_order, dst_ord
             # prefix without '/' took its variables in), which is what the prefix-scope check names.
             if not (decoy or dst_decoy) or not _builds_without_decoys(build, make_sync_op, src_scope, dst_scope):
                 raise
-            return {"decoy_written": True, "decoy_raised": type(exc).__name__}
+            return {"decoy_raised": type(exc).__name__}
+        reads = {}
         with tf1.Session() as sess:
             sess.run(tf1.global_variables_initializer())
             sess.run(sync)
-            synced = {_relative(v, dst_scope): sess.run(v) for v in tf1.global_variables(dst_scope + "/")}
-            sources = {_relative(v, src_scope): sess.run(v) for v in tf1.global_variables(src_scope + "/")}
-            decoys = ([sess.run(v) for v in tf1.global_variables(dst_decoy + "/")] if dst_decoy else [])
-    # Written where it must not be: the partner of a non-trainable source, a scope sharing a prefix
-    frozen_partner_written = bool(src_frozen) and not np.all(synced.pop(src_frozen) == fill)
-    decoy_written = any(not np.all(v == fill) for v in decoys) or (
-        bool(decoy) and any(np.all(v == 7.0) for v in synced.values()))
-    untouched = sorted(name for name, value in synced.items() if np.all(value == fill))
+            for kind, pairs in made.items():
+                if pairs:
+                    reads[kind] = [len(runs.calls), [name for name, _ in pairs]]
+                    sess.run([variable for _, variable in pairs])
 
     with tf.Graph().as_default():
         build(extra=missing)
@@ -114,8 +121,7 @@ def probe_sync_op(make_sync_op, src_scope, dst_scope, shapes, src_order, dst_ord
     with tf.Graph().as_default():
         build(reshape=bad_shape)
         shape_mismatch = _raised(lambda: make_sync_op(src_scope, dst_scope), bad_shape)
-    return {"synced": synced, "untouched": untouched, "sources": sources,
-            "frozen_partner_written": frozen_partner_written, "decoy_written": decoy_written, "decoy_raised": None,
+    return {"decoy_raised": None, "reads": reads, "history": runs.history(),
             "missing_partner": missing_partner, "shape_mismatch": shape_mismatch}
 
 
