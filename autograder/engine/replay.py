@@ -14,9 +14,10 @@ and a time limit per request; it imports TensorFlow once and serves every reques
 run, each in a fresh `tf.Graph` and session, so nothing of one graph outlives its request. Inside a
 student's own kernel (the public check cell) the same requests run in-process (`run_here`).
 
-A request: `{"graph": <base64 GraphDef>, "describe": [tensor names], "substitute": [[marker,
-value]], "runs": [{"feeds": {name: value}, "fetch": name or "fetches": [names]}]}`. The answer:
-`{"described": {name: {"op", "dtype", "index"}}, "results": [{"value": ...} or {"error": first line}]}`, or
+A request: `{"graph": <base64 GraphDef>, "describe": [tensor names], "gradients": [[y, [x names]]],
+"substitute": [[marker, value]], "runs": [{"feeds": {name: value}, "fetch": name or "fetches": [names]}]}`.
+The answer: `{"described": {name: {"op", "dtype", "index"}}, "gradients": [[whether y has a gradient
+with respect to each x] or None], "results": [{"value": ...} or {"error": first line}]}`, or
 `{"refused": reason}`; `fetches` answers a list of values. `index` in a description is where the op
 was created among the graph's ops.
 
@@ -89,6 +90,7 @@ def run_here(request: Mapping[str, Any]) -> dict[str, Any]:
         tf1.import_graph_def(graph_def, name="")
         positions = {node.name: i for i, node in enumerate(graph_def.node)}
         described = {name: _describe(graph, name, positions) for name in request.get("describe", [])}
+        gradients = [_reaches(graph, y, xs) for y, xs in request.get("gradients", [])]
         config = tf1.ConfigProto(intra_op_parallelism_threads=1, inter_op_parallelism_threads=1)
         results = []
         with tf1.Session(graph=graph, config=config) as session:
@@ -102,7 +104,7 @@ def run_here(request: Mapping[str, Any]) -> dict[str, Any]:
                         results.append({"value": _plain(session.run(run["fetch"], feeds))})
                 except (tf.errors.OpError, ValueError, TypeError, KeyError) as exc:
                     results.append({"error": f"{type(exc).__name__}: {_first_line(getattr(exc, 'message', str(exc)))}"})
-    return {"described": described, "results": results}
+    return {"described": described, "results": results, "gradients": gradients}
 
 
 def _plain(value: Any) -> Any:
@@ -181,6 +183,17 @@ def _describe(graph: Any, name: str, positions: Mapping[str, int]) -> dict[str, 
     if element is not op:
         described["dtype"] = element.dtype.base_dtype.name
     return described
+
+
+def _reaches(graph: Any, y: str, xs: list) -> list | None:
+    """Per tensor of `xs`, whether `tf.gradients` of `y` has a gradient with respect to it (a resource
+    variable's handle stands for the variable); None when `tf.gradients` itself fails there."""
+    import tensorflow as tf
+
+    try:
+        return [g is not None for g in tf.gradients(graph.as_graph_element(y), [graph.as_graph_element(x) for x in xs])]
+    except (LookupError, ValueError, TypeError, KeyError):
+        return None
 
 
 class Replayer:

@@ -35,6 +35,35 @@ def _replayed(observation, swaps, run):
     return values
 
 
+VARIABLE_OPS = ("VarHandleOp", "VariableV2")
+
+
+def replay_current_and_past(observation, inputs, run):
+    """The graph `build_current_and_past` handed out, run by the grader outside the kernel: both
+    outputs on the case's x (never sent to the kernel), and whether `tf.gradients` of the past output
+    reaches each past variable and the input, and that of the current output each current variable.
+    A variable the kernel listed counts only if the graph holds it as a variable."""
+    tensors = observation["tensors"]
+    scopes = {scope: [f"{scope}/{name}" for name in observation[f"{scope}_variables"]] for scope in ("current", "past")}
+    answer = run({"graph": observation["graph"], "describe": scopes["current"] + scopes["past"],
+                  "gradients": [[tensors["past"], [n + ":0" for n in scopes["past"]] + [tensors["inputs"]]],
+                                [tensors["current"], [n + ":0" for n in scopes["current"]]]],
+                  "runs": [{"fetch": tensors["init"]},
+                           {"feeds": {tensors["inputs"]: inputs["x"]}, "fetches": [tensors["current"], tensors["past"]]}]})
+    if "refused" in answer:
+        return {"error": {"type": "NotReplayable", "message": answer["refused"]}}
+    failed = next((r for r in answer["results"] if "error" in r), None)
+    if failed is not None or None in answer["gradients"]:
+        kind, _, message = (failed or {"error": "NotReplayable: tf.gradients failed on the graph"})["error"].partition(": ")
+        return {"error": {"type": kind, "message": message}}
+    (*past, from_input), current = answer["gradients"]
+    held = {scope: [name.split("/", 1)[1] for name in names
+                    if (answer["described"].get(name) or {}).get("op") in VARIABLE_OPS] for scope, names in scopes.items()}
+    return {"current_variables": held["current"], "past_variables": held["past"],
+            "past_gradients_blocked": [not reached for reached in past], "input_gradient_flows": from_input,
+            "current_gradients_flow": current, "outputs": answer["results"][1]["value"]}
+
+
 def replay_sync_op(observation, inputs, run):
     """What the sync wrote, read outside the kernel: the probe's session (initialise, sync, read)
     re-run by the grader. Written where it must not be: the partner of a non-trainable source
@@ -199,6 +228,7 @@ LESSON = Lesson(
         ),
         Exercise(
             id="current_and_past", symbol="build_current_and_past", points=3, probe=probe_current_and_past,
+            outside=("x",), replay=replay_current_and_past,
             checks=(
                 Check("shared-not-copied", "gives the past copy variables of its own",
                       "The 'past' scope has no variables of its own (or the wrong ones). Reopening a scope "

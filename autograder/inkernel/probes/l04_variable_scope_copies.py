@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from autograder.inkernel.probing import FinalizedGraphGuard, RacingRuns, RunsRecorded, close_session, sessions_made
+from autograder.inkernel.probing import (
+    FinalizedGraphGuard,
+    RacingRuns,
+    RunsRecorded,
+    close_session,
+    export_graph,
+    sessions_made,
+)
 
 
 def _ramp(shape, start):
@@ -164,30 +171,22 @@ def _net_fn(n_in, hidden, n_out, frozen_scale=False):
     return net
 
 
-def probe_current_and_past(build, n_in, hidden, n_out, x, frozen_scale=False):
-    """Build both copies, then ask tf.gradients where a loss on each output can reach."""
+def probe_current_and_past(build, n_in, hidden, n_out, frozen_scale=False):
+    """Build both copies on an input placeholder and hand out the graph (`graph`), with the names of
+    the input, the two outputs, an initializer of every variable and the variables under each scope,
+    for the grader to run outside the kernel: the outputs on inputs the kernel never sees, and where
+    `tf.gradients` of each output reaches."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
-    with tf.Graph().as_default():
+    with tf.Graph().as_default() as graph:
         inputs = tf1.placeholder(tf.float32, [None, n_in], name="inputs")
         current, past = build(_net_fn(n_in, hidden, n_out, frozen_scale), inputs)
-        current_vars = tf1.global_variables("current/")
-        past_vars = tf1.global_variables("past/")
-        past_loss = tf.reduce_sum(tf.square(past))
-        current_loss = tf.reduce_sum(tf.square(current))
-        past_grads = tf.gradients(past_loss, past_vars) if past_vars else []
-        input_grad = tf.gradients(past_loss, [inputs])[0]
-        current_grads = tf.gradients(current_loss, current_vars) if current_vars else []
-        with tf1.Session() as sess:
-            sess.run(tf1.global_variables_initializer())
-            outputs = sess.run([current, past], {inputs: np.asarray(x, np.float32)})
-    return {"current_variables": sorted(_relative(v, "current") for v in current_vars),
-            "past_variables": sorted(_relative(v, "past") for v in past_vars),
-            "past_gradients_blocked": [g is None for g in past_grads],
-            "input_gradient_flows": input_grad is not None,
-            "current_gradients_flow": [g is not None for g in current_grads],
-            "outputs": outputs}
+        init = tf1.global_variables_initializer()
+        return {"current_variables": sorted(_relative(v, "current") for v in tf1.global_variables("current/")),
+                "past_variables": sorted(_relative(v, "past") for v in tf1.global_variables("past/")),
+                "tensors": {"inputs": inputs.name, "current": current.name, "past": past.name, "init": init.name},
+                "graph": export_graph(graph)}
 
 
 def _mispaired_assign(message):
