@@ -15,9 +15,11 @@ run, each in a fresh `tf.Graph` and session, so nothing of one graph outlives it
 student's own kernel (the public check cell) the same requests run in-process (`run_here`).
 
 A request: `{"graph": <base64 GraphDef>, "describe": [tensor names], "gradients": [[y, [x names]]],
-"substitute": [[marker, value]], "runs": [{"feeds": {name: value}, "fetch": name or "fetches": [names]}]}`.
-The answer: `{"described": {name: {"op", "dtype", "index"}}, "gradients": [[whether y has a gradient
-with respect to each x] or None], "results": [{"value": ...} or {"error": first line}]}`, or
+"races": [[fetch names]], "substitute": [[marker, value]], "runs": [{"feeds": {name: value}, "fetch":
+name or "fetches": [names]}]}`. The answer: `{"described": {name: {"op", "dtype", "index"}},
+"gradients": [[whether y has a gradient with respect to each x] or None], "races": [whether one run of
+those fetches races a write against a read, or None], "results": [{"value": ...} or {"error": first
+line}]}`, or
 `{"refused": reason}`; `fetches` answers a list of values. `index` in a description is where the op
 was created among the graph's ops.
 
@@ -91,6 +93,7 @@ def run_here(request: Mapping[str, Any]) -> dict[str, Any]:
         positions = {node.name: i for i, node in enumerate(graph_def.node)}
         described = {name: _describe(graph, name, positions) for name in request.get("describe", [])}
         gradients = [_reaches(graph, y, xs) for y, xs in request.get("gradients", [])]
+        races = [_races(graph, fetches) for fetches in request.get("races", [])]
         config = tf1.ConfigProto(intra_op_parallelism_threads=1, inter_op_parallelism_threads=1)
         results = []
         with tf1.Session(graph=graph, config=config) as session:
@@ -104,7 +107,7 @@ def run_here(request: Mapping[str, Any]) -> dict[str, Any]:
                         results.append({"value": _plain(session.run(run["fetch"], feeds))})
                 except (tf.errors.OpError, ValueError, TypeError, KeyError) as exc:
                     results.append({"error": f"{type(exc).__name__}: {_first_line(getattr(exc, 'message', str(exc)))}"})
-    return {"described": described, "results": results, "gradients": gradients}
+    return {"described": described, "results": results, "gradients": gradients, "races": races}
 
 
 def _plain(value: Any) -> Any:
@@ -193,6 +196,18 @@ def _reaches(graph: Any, y: str, xs: list) -> list | None:
     try:
         return [g is not None for g in tf.gradients(graph.as_graph_element(y), [graph.as_graph_element(x) for x in xs])]
     except (LookupError, ValueError, TypeError, KeyError):
+        return None
+
+
+def _races(graph: Any, fetches: list) -> bool | None:
+    """Whether one run of `fetches` (names) would fetch an op that writes a variable together with one
+    that reads it, nothing ordering the two (`probing.unordered_fetches`); None for a name the graph
+    does not hold."""
+    from autograder.inkernel.probing import unordered_fetches
+
+    try:
+        return unordered_fetches([graph.as_graph_element(name) for name in fetches])
+    except (KeyError, ValueError, TypeError):
         return None
 
 

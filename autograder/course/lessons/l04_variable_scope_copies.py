@@ -92,8 +92,9 @@ def replay_lagged_trainer(observation, inputs, run):
     (`current_outputs`, `past_outputs`) and the past variables at the end (`past_values`) are what
     the graph computes there. Read from the runs themselves: how many sessions they used
     (`call_sessions`), whether a step's run was fed a value shaped like a weight that is no marker
-    (`fed_weights`: weights kept in Python and fed back), and whether a run after finalize() ran an op
-    created after it (`modified_finalized_graph`)."""
+    (`fed_weights`: weights kept in Python and fed back), whether a run after finalize() ran an op
+    created after it (`modified_finalized_graph`), and how many step runs race a write against a read
+    in the graph handed out (added to the kernel's `racing_runs`)."""
     if observation.get("mispaired") is not None:
         return observation
     swaps = mark(inputs, LAGGED_TRAINER_MARKED)[1]
@@ -110,9 +111,14 @@ def replay_lagged_trainer(observation, inputs, run):
     fed = [np.asarray(value) for start, end in steps for i in range(start, end)
            for _, value in history["runs"][i]["feeds"]]
     created = created_at(history, range(steps[0][0] if steps else 0, len(history["runs"])), run)
+    stepped = [history["runs"][i] for start, end in steps for i in range(start, end)]
+    raced = [race for graph in sorted({r["graph"] for r in stepped})
+             for race in run({"graph": history["graphs"][graph], "runs": [],
+                              "races": [r["fetches"] for r in stepped if r["graph"] == graph]}).get("races", [None])]
     outputs = answers[:len(answers) - len(reads)]
     return {"mispaired": None, "past_variables": observation["past_variables"],
-            "sessions_in_steps": observation["sessions_in_steps"], "racing_runs": observation["racing_runs"],
+            "sessions_in_steps": observation["sessions_in_steps"],
+            "racing_runs": observation["racing_runs"] + sum(r is not False for r in raced),
             "call_sessions": len({r["session"] for r in history["runs"]}),
             "current_outputs": outputs[0::2], "past_outputs": outputs[1::2],
             "past_values": (dict(zip(observation["past_variables"], answers[len(outputs):])) if reads else None),
