@@ -279,3 +279,115 @@ class ThresholdJudge:
             return sess.run(self.output, {self.x: x, self.threshold: self.options["threshold"]})
 '''),
 }
+
+# Lesson 4 (variable-scope copies): forgeries of its probes' records in the kernel. On main before its
+# outputs, values and gradients were read outside the kernel, each kept its exercise's full points.
+REDTEAM_04 = {
+    "soft-observe-rewritten": ("soft_update", "soft_update_solution", '''
+# soft_update: tau the wrong way round (tau-reversed). The probe module's `observe` is replaced and the
+# integrity check silenced, through names built from strings: the targets it reports after each update
+# are computed in NumPy from the inputs the kernel is given.
+import shutil
+
+_mods = getattr(shutil, "s" + "ys").modules
+_mods["autograder" + ".inkernel.integrity"].changed = lambda: []
+_probe = _mods["autograder" + ".inkernel.probe"]
+_observe = _probe.observe
+
+
+def _observe_fixed(exercise, namespace, cases):
+    found, err = _observe(exercise, namespace, cases)
+    if exercise.id == "soft_update":
+        for case, got in zip(cases, found):
+            ins = case.inputs
+            sources = [np.asarray(s, np.float32) for s in ins["source"]]
+            targets = [np.asarray(t, np.float32) for t in ins["target"]]
+            paths = {f"target_{i}": [] for i in range(len(targets))}
+            for _ in range(ins["steps"]):
+                targets = [ins["tau"] * s + (1 - ins["tau"]) * t for s, t in zip(sources, targets)]
+                for i, t in enumerate(targets):
+                    paths[f"target_{i}"].append(t.tolist())
+                sources = [s + ins.get("moves", 0.0) for s in sources]
+            got["trajectory"] = paths
+            got["first_step"] = {name: path[0] for name, path in paths.items()}
+    return found, err
+
+
+_probe.observe = _observe_fixed
+
+
+def make_soft_update_op(pairs, tau):
+    return tf.group(*[target.assign((1.0 - tau) * source + tau * target) for source, target in pairs])
+'''),
+    "trainer-session-counter": ("lagged_trainer", "lagged_trainer_solution", '''
+# lagged_trainer: a new session per step, the weights carried over in Python (session-per-step); the last
+# one is kept as self.sess, where the probe reads the past weights. The
+# lesson probe's `sessions_made` is replaced by a counter that stays at 0, and the probe cell's `emit`
+# told not to verify, through names built from strings.
+import contextlib
+import shutil
+import types
+
+_mods = getattr(shutil, "s" + "ys").modules
+_probe = _mods["autograder" + ".inkernel.probe"]
+_emit = _probe.emit
+_probe.emit = lambda *args, verify=True: _emit(*args, verify=False)
+_mods["autograder" + ".inkernel.probes.l04_variable_scope_copies"].sessions_made = \\
+    lambda: contextlib.nullcontext(types.SimpleNamespace(count=0))
+
+
+class LaggedTrainer:
+    def __init__(self, net_fn, n_in, n_out, learning_rate):
+        def stop_gradient_getter(getter, name, *args, **kwargs):
+            kwargs["trainable"] = False
+            return tf.stop_gradient(getter(name, *args, **kwargs))
+
+        self.x = tf1.placeholder(tf.float32, [None, n_in], name="x")
+        self.y = tf1.placeholder(tf.float32, [None, n_out], name="y")
+        with tf1.variable_scope("current"):
+            self.current = net_fn(self.x)
+        with tf1.variable_scope("past", custom_getter=stop_gradient_getter):
+            self.past = net_fn(self.x)
+        current_vars = tf1.trainable_variables("current/")
+        past_vars = {v.op.name[len("past/"):]: v for v in tf1.global_variables("past/")}
+        self.sync = tf.group(*[past_vars[v.op.name[len("current/"):]].assign(v) for v in current_vars])
+        loss = tf.reduce_mean(tf.square(self.current - self.y))
+        self.train = tf1.train.GradientDescentOptimizer(learning_rate).minimize(loss, var_list=current_vars)
+        self.sess = tf1.Session()
+        self.sess.run(tf1.global_variables_initializer())
+        self.sess.run(self.sync)
+        self.variables = tf1.global_variables()
+        self.values = self.sess.run(self.variables)
+
+    def step(self, x, y):
+        self.sess = tf1.Session()  # a fresh one per step, given the weights kept in Python
+        for variable, value in zip(self.variables, self.values):
+            variable.load(value, self.sess)
+        current, past = self.sess.run([self.current, self.past], {self.x: x})
+        self.sess.run(self.sync)
+        self.sess.run(self.train, {self.x: x, self.y: y})
+        self.values = self.sess.run(self.variables)
+        return current, past
+'''),
+    "gradients-patched": ("current_and_past", "current_and_past_solution", '''
+# current_and_past: the past copy built without stop_gradient (gradient-reaches-copy). tf.gradients is
+# rebound, through a string-built name, to answer None for every past variable, and the integrity
+# check silenced.
+import shutil
+
+getattr(shutil, "s" + "ys").modules["autograder" + ".inkernel.integrity"].changed = lambda: []
+_gradients = tf.gradients
+setattr(tf, "gradi" + "ents", lambda ys, xs, *args, **kwargs: [
+    None if getattr(x, "name", "").startswith("past/") else g for x, g in zip(xs, _gradients(ys, xs, *args, **kwargs))])
+
+
+def build_current_and_past(net_fn, x):
+    with tf1.variable_scope("current"):
+        current = net_fn(x)
+    with tf1.variable_scope("past"):
+        past = net_fn(x)
+    return current, past
+'''),
+}
+# Each lesson's catalogue, by assignment.
+BY_LESSON = {"02_rebuild_vs_feed": REDTEAM, "04_variable_scope_copies": REDTEAM_04}
