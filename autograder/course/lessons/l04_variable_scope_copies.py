@@ -282,7 +282,8 @@ LESSON = Lesson(
                       "('layer1/w'), as in Exercise 1.",
                       holds(lambda got: got.get("mispaired") is None), shows=("mispaired",)),
                 Check("op-per-step", "takes every step in a finalized graph",
-                      "step() tried to add an op to the finalized graph. Build the sync op (and the train "
+                      "step() added an op to the finalized graph, or tried to (a step ran an op created "
+                      "after __init__, or raised on the finalized graph). Build the sync op (and the train "
                       "op) once in __init__; step() only runs them. An assign built per step grows the "
                       "graph without bound.",
                       holds(lambda got: got["modified_finalized_graph"] is False),
@@ -291,10 +292,11 @@ LESSON = Lesson(
                       "The 'past' scope must hold its own variables (a copy), not reuse the current ones.",
                       same("past_variables"), shows=("past_variables",)),
                 Check("session-per-step", "runs every step in the one session __init__ opened",
-                      "step() opened a new Session. A session holds the variables' values: open "
-                      "self.sess once in __init__ and run every step in it.",
+                      "step() opened a new Session (the runs from __init__ on used more than one). A "
+                      "session holds the variables' values: open self.sess once in __init__ and run every "
+                      "step in it.",
                       holds(lambda got: got["sessions_in_steps"] == 0 and got["call_sessions"] <= 1),
-                      shows=("sessions_in_steps",)),
+                      shows=("sessions_in_steps", "call_sessions")),
                 Check("unordered-run", "orders reading the outputs, the sync and the update",
                       "One sess.run fetched an op that writes the copy's variables (the sync, or the "
                       "update) together with an output that reads them. Nothing orders the ops of one "
