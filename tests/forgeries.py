@@ -279,7 +279,11 @@ class ThresholdJudge:
         with tf1.Session() as sess:
             return sess.run(self.output, {self.x: x, self.threshold: self.options["threshold"]})
 '''),
-    # Lesson 1.
+}
+
+# Lesson 1 (graphs and sessions): forgeries of its probes' counts of runs, sessions and graphs. Each
+# kept its exercise's full points while those were read in the kernel only.
+REDTEAM_01 = {
     "captured-run-per-tensor": ("evaluate", "evaluate_solution", '''
 # evaluate: a run per tensor (separate-runs), all but the first through Session.run captured when the
 # cell ran, so the probe's counter of runs sees exactly one. No patch.
@@ -292,7 +296,7 @@ def evaluate(tensors, session=None):
     if session is None:
         raise ValueError("evaluate() needs a session")
     return [session.run(tensors[0])] + [_run(session, t) for t in tensors[1:]]
-''', "01_graphs_and_sessions"),
+'''),
     "hidden-second-session": ("one_run", "one_run_solution", '''
 # kept_and_dropped: kept and dropped from two sessions (separate-runs), the seeded draw repeating in
 # each; the second opened through BaseSession.__init__ captured when the cell ran, so the probe's
@@ -313,7 +317,7 @@ def kept_and_dropped(x, keep, seed):
         return kept_value, other.run(dropped)
     finally:
         other.close()
-''', "01_graphs_and_sessions"),
+'''),
     "decoy-default-graph": ("one_run", "one_run_solution", '''
 # kept_and_dropped: built and run in a graph of its own (own-graph), its session opened through
 # BaseSession.__init__ captured when the cell ran; the default graph gets a random op and an empty
@@ -335,8 +339,11 @@ def kept_and_dropped(x, keep, seed):
             return tuple(sess.run([kept, dropped]))
         finally:
             sess.close()
-''', "01_graphs_and_sessions"),
-    # Lesson 6.
+'''),
+}
+
+# Lesson 6 (seeds and pipelines): forgeries of the draws and the finalized graph's op count.
+REDTEAM_06 = {
     "cache-behind-empty-session": ("noise_source", "noise_source_solution", '''
 # NoiseSource: replay() replays a Python cache of the draws (replayed-from-python) and opens a session
 # it never uses, for the probe's count of sessions opened during replay() to find. No patch.
@@ -355,7 +362,7 @@ class NoiseSource:
     def replay(self):
         self.position = 0
         tf1.Session().close()
-''', "06_seeds_and_pipelines"),
+'''),
     "rebuilt-op-hidden-count": ("noise_source", "noise_source_solution", '''
 # NoiseSource: replay() builds a new random op in the finalized graph (rebuilt-op), with the graph's
 # finalized flag lowered and tf.Graph.get_operations, set through a string-built name, answering the
@@ -395,5 +402,118 @@ class NoiseSource:
         self.graph.finalize()
         self.sess.real.close()
         self.sess.real = tf1.Session(graph=self.graph)
-''', "06_seeds_and_pipelines"),
+'''),
 }
+
+# Lesson 4 (variable-scope copies): forgeries of its probes' records in the kernel. On main before its
+# outputs, values and gradients were read outside the kernel, each kept its exercise's full points.
+REDTEAM_04 = {
+    "soft-observe-rewritten": ("soft_update", "soft_update_solution", '''
+# soft_update: tau the wrong way round (tau-reversed). The probe module's `observe` is replaced and the
+# integrity check silenced, through names built from strings: the targets it reports after each update
+# are computed in NumPy from the inputs the kernel is given.
+import shutil
+
+_mods = getattr(shutil, "s" + "ys").modules
+_mods["autograder" + ".inkernel.integrity"].changed = lambda: []
+_probe = _mods["autograder" + ".inkernel.probe"]
+_observe = _probe.observe
+
+
+def _observe_fixed(exercise, namespace, cases):
+    found, err = _observe(exercise, namespace, cases)
+    if exercise.id == "soft_update":
+        for case, got in zip(cases, found):
+            ins = case.inputs
+            sources = [np.asarray(s, np.float32) for s in ins["source"]]
+            targets = [np.asarray(t, np.float32) for t in ins["target"]]
+            paths = {f"target_{i}": [] for i in range(len(targets))}
+            for _ in range(ins["steps"]):
+                targets = [ins["tau"] * s + (1 - ins["tau"]) * t for s, t in zip(sources, targets)]
+                for i, t in enumerate(targets):
+                    paths[f"target_{i}"].append(t.tolist())
+                sources = [s + ins.get("moves", 0.0) for s in sources]
+            got["trajectory"] = paths
+            got["first_step"] = {name: path[0] for name, path in paths.items()}
+    return found, err
+
+
+_probe.observe = _observe_fixed
+
+
+def make_soft_update_op(pairs, tau):
+    return tf.group(*[target.assign((1.0 - tau) * source + tau * target) for source, target in pairs])
+'''),
+    "trainer-session-counter": ("lagged_trainer", "lagged_trainer_solution", '''
+# lagged_trainer: a new session per step, the weights carried over in Python (session-per-step); the last
+# one is kept as self.sess, where the probe reads the past weights. The
+# lesson probe's `sessions_made` is replaced by a counter that stays at 0, and the probe cell's `emit`
+# told not to verify, through names built from strings.
+import contextlib
+import shutil
+import types
+
+_mods = getattr(shutil, "s" + "ys").modules
+_probe = _mods["autograder" + ".inkernel.probe"]
+_emit = _probe.emit
+_probe.emit = lambda *args, verify=True: _emit(*args, verify=False)
+_mods["autograder" + ".inkernel.probes.l04_variable_scope_copies"].sessions_made = \\
+    lambda: contextlib.nullcontext(types.SimpleNamespace(count=0))
+
+
+class LaggedTrainer:
+    def __init__(self, net_fn, n_in, n_out, learning_rate):
+        def stop_gradient_getter(getter, name, *args, **kwargs):
+            kwargs["trainable"] = False
+            return tf.stop_gradient(getter(name, *args, **kwargs))
+
+        self.x = tf1.placeholder(tf.float32, [None, n_in], name="x")
+        self.y = tf1.placeholder(tf.float32, [None, n_out], name="y")
+        with tf1.variable_scope("current"):
+            self.current = net_fn(self.x)
+        with tf1.variable_scope("past", custom_getter=stop_gradient_getter):
+            self.past = net_fn(self.x)
+        current_vars = tf1.trainable_variables("current/")
+        past_vars = {v.op.name[len("past/"):]: v for v in tf1.global_variables("past/")}
+        self.sync = tf.group(*[past_vars[v.op.name[len("current/"):]].assign(v) for v in current_vars])
+        loss = tf.reduce_mean(tf.square(self.current - self.y))
+        self.train = tf1.train.GradientDescentOptimizer(learning_rate).minimize(loss, var_list=current_vars)
+        self.sess = tf1.Session()
+        self.sess.run(tf1.global_variables_initializer())
+        self.sess.run(self.sync)
+        self.variables = tf1.global_variables()
+        self.values = self.sess.run(self.variables)
+
+    def step(self, x, y):
+        self.sess = tf1.Session()  # a fresh one per step, given the weights kept in Python
+        for variable, value in zip(self.variables, self.values):
+            variable.load(value, self.sess)
+        current, past = self.sess.run([self.current, self.past], {self.x: x})
+        self.sess.run(self.sync)
+        self.sess.run(self.train, {self.x: x, self.y: y})
+        self.values = self.sess.run(self.variables)
+        return current, past
+'''),
+    "gradients-patched": ("current_and_past", "current_and_past_solution", '''
+# current_and_past: the past copy built without stop_gradient (gradient-reaches-copy). tf.gradients is
+# rebound, through a string-built name, to answer None for every past variable, and the integrity
+# check silenced.
+import shutil
+
+getattr(shutil, "s" + "ys").modules["autograder" + ".inkernel.integrity"].changed = lambda: []
+_gradients = tf.gradients
+setattr(tf, "gradi" + "ents", lambda ys, xs, *args, **kwargs: [
+    None if getattr(x, "name", "").startswith("past/") else g for x, g in zip(xs, _gradients(ys, xs, *args, **kwargs))])
+
+
+def build_current_and_past(net_fn, x):
+    with tf1.variable_scope("current"):
+        current = net_fn(x)
+    with tf1.variable_scope("past"):
+        past = net_fn(x)
+    return current, past
+'''),
+}
+# Each lesson's catalogue, by assignment.
+BY_LESSON = {"01_graphs_and_sessions": REDTEAM_01, "02_rebuild_vs_feed": REDTEAM,
+             "04_variable_scope_copies": REDTEAM_04, "06_seeds_and_pipelines": REDTEAM_06}

@@ -25,7 +25,7 @@ from autograder.engine.untrusted import UNNAMED_EXCEPTION
 from autograder.judging.reference import solution_path
 from autograder.judging.screening import screen_sources, verdict
 from tests.conftest import LIMITS, without_audit_hook, without_screen
-from tests.forgeries import REDTEAM
+from tests.forgeries import BY_LESSON
 from tests.honest import HONEST as HONEST_CORPUS
 from tests.honest import honest_notebook
 from tests.mutants import mutants_of
@@ -46,7 +46,7 @@ class Forgery:
     source: str
     at_run_time: bool = True  # also graded with the screen out: a run-time check must stop it
     zeroed: bool = False  # built from a construct of `screening.ZEROING`: `tampered` before it runs
-    assignment: str = ASSIGNMENT  # the lesson whose solution it is built on
+    assignment: str = ASSIGNMENT  # the lesson whose solution it is graded in
 
 
 def mutant_with(name: str, method: str) -> str:
@@ -204,9 +204,11 @@ CAUGHT_BY = {"string-named-kill-switch": "assign-per-call", "patch-then-restore"
              "private-graph": "graph-growth", "session-bypass": "session-per-call",
              "session-counter-replaced": "session-per-call", "captured-run-per-tensor": "separate-runs",
              "hidden-second-session": "separate-runs", "decoy-default-graph": "own-graph",
-             "cache-behind-empty-session": "replayed-from-python", "rebuilt-op-hidden-count": "rebuilt-op"}
-RED_TEAM = [Forgery(name, exercise, cell, source, assignment=lesson[0] if lesson else ASSIGNMENT)
-            for name, (exercise, cell, source, *lesson) in REDTEAM.items()]
+             "cache-behind-empty-session": "replayed-from-python", "rebuilt-op-hidden-count": "rebuilt-op",
+             "soft-observe-rewritten": "tau-reversed", "trainer-session-counter": "session-per-step",
+             "gradients-patched": "gradient-reaches-copy"}
+RED_TEAM = [Forgery(name, exercise, cell, source, assignment=assignment)
+            for assignment, team in BY_LESSON.items() for name, (exercise, cell, source) in team.items()]
 HONEST = "honest"
 
 
@@ -224,15 +226,14 @@ def grade_batch(root: Path, with_screen: bool) -> dict[str, dict]:
     submitted = root / "submitted"
     solution = lean_notebook(nbformat.read(solution_path(LESSON), as_version=4))
     corpus = [(name, honest_notebook(name)) for name in HONEST_CORPUS] if with_screen else []
-    assigned = {f.name: f.assignment for f in forgeries}
-    for student, nb in [(HONEST, solution), *corpus, *((f.name, notebook(f)) for f in forgeries)]:
-        folder = submitted / student / assigned.get(student, ASSIGNMENT)
+    for student, nb, assignment in [(HONEST, solution, ASSIGNMENT), *((name, nb, ASSIGNMENT) for name, nb in corpus),
+                                    *((f.name, notebook(f), f.assignment) for f in forgeries)]:
+        folder = submitted / student / assignment
         folder.mkdir(parents=True)
-        nbformat.write(nb, folder / lessons.load(assigned.get(student, ASSIGNMENT)).notebook)
+        nbformat.write(nb, folder / lessons.load(assignment).notebook)
     with contextlib.nullcontext() if with_screen else without_screen():
         records = grade_all(discover([submitted]), root / "results", jobs=2, limits=LIMITS)
-    return {r["student"]: json.loads((root / "results" / r["student"] /
-                                      f"{assigned.get(r['student'], ASSIGNMENT)}.json").read_text())
+    return {r["student"]: json.loads((root / "results" / r["student"] / f"{r['assignment']}.json").read_text())
             for r in records}
 
 
@@ -351,12 +352,12 @@ def test_the_patched_session_run_fools_the_kernel_but_not_the_graph_it_handed_ou
 
 
 def test_every_red_team_forgery_names_the_check_that_catches_it():
-    assert set(CAUGHT_BY) == set(REDTEAM)
+    assert set(CAUGHT_BY) == {f.name for f in RED_TEAM}
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("batch", ["screened", "unscreened"])
-@pytest.mark.parametrize("name", sorted(REDTEAM))
+@pytest.mark.parametrize("name", sorted(f.name for f in RED_TEAM))
 def test_a_red_team_forgery_loses_its_exercise_to_the_check_of_its_misconception(graded, batch, name):
     """Names built from strings, module attributes rebound, closures read: nothing the screen zeroes
     (the marks stand on the screen's side), and the verdict rests on the runs re-run outside."""

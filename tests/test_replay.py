@@ -157,3 +157,44 @@ def test_a_session_history_is_re_run_with_the_hidden_values_in_place_of_the_mark
         values, refused = replay_history(judge_history(bake), swaps, run_here)
         assert refused is None and values[2] == [[True, False]], (bake, values)
         assert values[3] == [[False, True]]  # the NumPy answer on the markers, not on [0.9, 0.1]
+
+
+def test_array_markers_keep_nested_shapes_and_differ_across_arrays():
+    """Lesson 4's initial values and training data: an "array" of any nesting, or a list of them
+    ("arrays"), each element a marker unlike every other, of the hidden value's shape."""
+    import numpy as np
+
+    from autograder.course.markers import mark
+
+    hidden = {"x": [[1.0, 2.0], [1.0, 2.0]], "y": [[1.0], [1.0]], "values": [[1.0, 1.0], 3.0, [[1.0]]]}
+    kernel, swaps = mark(hidden, {"x": "array", "y": "array", "values": "arrays"})
+    assert [np.shape(kernel[k]) for k in ("x", "y")] == [(2, 2), (2, 1)]
+    assert [np.shape(v) for v in kernel["values"]] == [(2,), (), (1, 1)]
+    elements = np.concatenate([np.ravel(m) for m, _ in swaps])
+    assert len(set(elements)) == elements.size and all(np.float32(e) == e for e in elements)
+    assert [v for _, v in swaps] == [hidden["x"], hidden["y"], *hidden["values"]]
+    assert mark(kernel, {"x": "array", "y": "array", "values": "arrays"})[0] == kernel
+
+
+def copies_graph():
+    """A current and a past copy of one variable, the past one read through stop_gradient, and a sync
+    that races a read of the past variable when both are fetched in one run."""
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default() as graph:
+        x = tf1.placeholder(tf.float32, [None], name="x")
+        current = tf1.Variable(1.0, name="current")
+        past = tf1.Variable(2.0, name="past")
+        current_out = tf.multiply(x, current, name="current_out")
+        past_out = tf.multiply(x, tf.stop_gradient(past), name="past_out")
+        sync = past.assign(current, name="sync")
+    return export_graph(graph), current_out, past_out, sync
+
+
+def test_the_worker_says_where_gradients_reach_and_which_runs_race():
+    graph, current_out, past_out, sync = copies_graph()
+    answer = run_here({"graph": graph, "gradients": [[past_out.name, ["past:0", "x:0"]], [current_out.name, ["current:0"]]],
+                       "races": [[current_out.name, past_out.name], [past_out.name, sync.name], ["nothing:0"]]})
+    assert answer["gradients"] == [[False, True], [True]]
+    assert answer["races"] == [False, True, None]

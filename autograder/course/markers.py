@@ -6,14 +6,17 @@ code on markers instead, numbers of the same kind and shape chosen so that they 
 (`probing.RunsRecorded.history`). The grader then re-runs those runs with each marker swapped back
 for the hidden value it stands for (`autograder.course.history`).
 
-Kinds: "number" (an int or a float), "numbers" (a list of them, each its own marker) and "array"
-(a list of floats, one marker for the whole list). Marking is idempotent: markers depend only on
+Kinds: "number" (an int or a float), "numbers" (a list of them, each its own marker), "array"
+(a list of floats, or nested lists of them, one marker for the whole of it) and "arrays" (a list of
+such arrays, each its own marker). Arrays' elements are all unlike each other, across arrays too. Marking is idempotent: markers depend only on
 the kinds, order and lengths of the inputs, so a case marked twice (by the grader, then by the probe
 cell, which marks whatever case it is given) carries the same markers.
 """
 from __future__ import annotations
 
 from typing import Any, Mapping
+
+import numpy as np
 
 FLOAT_NUMBERS = 0.3125  # then 0.3125 + 5/128 * i: a float32 holds each exactly
 FLOAT_STEP = 5 / 128
@@ -24,7 +27,7 @@ ARRAY_STEP = 1 / 8
 
 def mark(inputs: Mapping[str, Any], marked: Mapping[str, str]) -> tuple[dict, list[tuple[Any, Any]]]:
     """`inputs` with each `marked` one replaced by markers, and the (marker, hidden value) pairs."""
-    kernel, swaps, count = dict(inputs), [], 0
+    kernel, swaps, count, elements = dict(inputs), [], 0, 0
 
     def number(value: Any) -> Any:
         nonlocal count
@@ -33,6 +36,14 @@ def mark(inputs: Mapping[str, Any], marked: Mapping[str, str]) -> tuple[dict, li
         marker = INT_NUMBERS + count if isinstance(value, int) and not isinstance(value, bool) else \
             FLOAT_NUMBERS + FLOAT_STEP * count
         count += 1
+        swaps.append((marker, value))
+        return marker
+
+    def array(value: Any) -> Any:
+        nonlocal elements
+        shape = np.shape(value)
+        marker = (ARRAY_START + ARRAY_STEP * (elements + np.arange(int(np.prod(shape))))).reshape(shape).tolist()
+        elements += int(np.prod(shape))
         swaps.append((marker, value))
         return marker
 
@@ -45,8 +56,9 @@ def mark(inputs: Mapping[str, Any], marked: Mapping[str, str]) -> tuple[dict, li
         elif kind == "numbers":
             kernel[key] = [number(v) for v in value]
         elif kind == "array":
-            kernel[key] = [ARRAY_START + ARRAY_STEP * j for j in range(len(value))]
-            swaps.append((kernel[key], value))
+            kernel[key] = array(value)
+        elif kind == "arrays":
+            kernel[key] = [array(v) for v in value]
         else:
             raise ValueError(f"unknown marker kind {kind!r} for {key!r}")
     return kernel, swaps

@@ -14,10 +14,12 @@ and a time limit per request; it imports TensorFlow once and serves every reques
 run, each in a fresh `tf.Graph` and session, so nothing of one graph outlives its request. Inside a
 student's own kernel (the public check cell) the same requests run in-process (`run_here`).
 
-A request: `{"graph": <base64 GraphDef>, "describe": [tensor names], "ops": true, "substitute": [[marker,
-value]], "runs": [{"feeds": {name: value}, "fetch": name or "fetches": [names]}]}`. The answer:
-`{"described": {name: {"op", "dtype", "index"}}, "results": [{"value": ...} or {"error": first line}]}`
-(and with `ops`, `"ops"`: the type of every op of the graph, in creation order), or
+A request: `{"graph": <base64 GraphDef>, "describe": [tensor names], "ops": true, "gradients": [[y, [x
+names]]], "races": [[fetch names]], "substitute": [[marker, value]], "runs": [{"feeds": {name: value},
+"fetch": name or "fetches": [names]}]}`. The answer: `{"described": {name: {"op", "dtype", "index"}},
+"gradients": [[whether y has a gradient with respect to each x] or None], "races": [whether one run of
+those fetches races a write against a read, or None], "results": [{"value": ...} or {"error": first
+line}]}` (and with `ops`, `"ops"`: the type of every op of the graph, in creation order), or
 `{"refused": reason}` (with `ops` still listed: a graph the worker will not run can still be read);
 `fetches` answers a list of values. `index` in a description is where the op was created among the
 graph's ops.
@@ -48,7 +50,8 @@ MAX_GRAPH_BYTES = 4 * 2**20
 SAFE_OPS = frozenset({
     # inputs, constants, plumbing
     "Const", "Placeholder", "PlaceholderWithDefault", "Identity", "IdentityN", "NoOp", "StopGradient", "Snapshot",
-    "Cast", "Bitcast", "EnsureShape", "CheckNumerics", "PreventGradient", "Shape", "ShapeN", "Size", "Rank", "Reshape", "ExpandDims", "Squeeze", "Pack", "Unpack",
+    "Cast", "Bitcast", "EnsureShape", "CheckNumerics", "PreventGradient", "Shape", "ShapeN", "Size", "Rank",
+    "Reshape", "ExpandDims", "Squeeze", "Pack", "Unpack",
     "ConcatV2", "Concat", "Slice", "StridedSlice", "GatherV2", "Gather", "Transpose", "BroadcastTo", "Fill",
     "ZerosLike", "OnesLike", "Tile", "Range", "Reverse", "ReverseV2", "Split", "SplitV", "Pad", "PadV2",
     # arithmetic and comparisons
@@ -60,6 +63,9 @@ SAFE_OPS = frozenset({
     "Sum", "Mean", "Max", "Min", "Prod", "All", "Any", "ArgMax", "ArgMin", "Cumsum", "Cumprod",
     # printing and asserting: honest debugging (the worker's output goes nowhere)
     "PrintV2", "Print", "StringFormat", "Assert", "AsString", "StringJoin",
+    # gradients and gradient descent's updates (a trainer's history): pure math on the request's variables
+    "BroadcastGradientArgs", "TanhGrad", "SigmoidGrad", "ReluGrad", "SoftplusGrad", "SqrtGrad", "RsqrtGrad",
+    "ReciprocalGrad", "InvertPermutation", "ApplyGradientDescent", "ResourceApplyGradientDescent",
     # resource and reference variables: state lives in the request's own session
     "VarHandleOp", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
     "VarIsInitializedOp", "VariableV2", "Assign", "AssignAdd", "AssignSub",
@@ -95,6 +101,8 @@ def run_here(request: Mapping[str, Any]) -> dict[str, Any]:
         tf1.import_graph_def(graph_def, name="")
         positions = {node.name: i for i, node in enumerate(graph_def.node)}
         described = {name: _describe(graph, name, positions) for name in request.get("describe", [])}
+        gradients = [_reaches(graph, y, xs) for y, xs in request.get("gradients", [])]
+        races = [_races(graph, fetches) for fetches in request.get("races", [])]
         config = tf1.ConfigProto(intra_op_parallelism_threads=1, inter_op_parallelism_threads=1)
         results = []
         with tf1.Session(graph=graph, config=config) as session:
@@ -108,7 +116,7 @@ def run_here(request: Mapping[str, Any]) -> dict[str, Any]:
                         results.append({"value": _plain(session.run(run["fetch"], feeds))})
                 except (tf.errors.OpError, ValueError, TypeError, KeyError) as exc:
                     results.append({"error": f"{type(exc).__name__}: {_first_line(getattr(exc, 'message', str(exc)))}"})
-    return {"described": described, "results": results, **listed}
+    return {"described": described, "results": results, "gradients": gradients, "races": races, **listed}
 
 
 def _plain(value: Any) -> Any:
@@ -190,6 +198,29 @@ def _describe(graph: Any, name: str, positions: Mapping[str, int]) -> dict[str, 
     if element is not op:
         described["dtype"] = element.dtype.base_dtype.name
     return described
+
+
+def _reaches(graph: Any, y: str, xs: list) -> list | None:
+    """Per tensor of `xs`, whether `tf.gradients` of `y` has a gradient with respect to it (a resource
+    variable's handle stands for the variable); None when `tf.gradients` itself fails there."""
+    import tensorflow as tf
+
+    try:
+        return [g is not None for g in tf.gradients(graph.as_graph_element(y), [graph.as_graph_element(x) for x in xs])]
+    except (LookupError, ValueError, TypeError, KeyError):
+        return None
+
+
+def _races(graph: Any, fetches: list) -> bool | None:
+    """Whether one run of `fetches` (names) would fetch an op that writes a variable together with one
+    that reads it, nothing ordering the two (`probing.unordered_fetches`); None for a name the graph
+    does not hold."""
+    from autograder.inkernel.probing import unordered_fetches
+
+    try:
+        return unordered_fetches([graph.as_graph_element(name) for name in fetches])
+    except (KeyError, ValueError, TypeError):
+        return None
 
 
 class Replayer:

@@ -9,8 +9,12 @@ from __future__ import annotations
 import numpy as np
 
 from autograder.course.compare import holds, same, values_match
+from autograder.course.history import created_at, replay_history, replayed_calls
+from autograder.course.markers import mark
 from autograder.course.spec import Case, Check, Exercise, Lesson
 from autograder.inkernel.probes.l04_variable_scope_copies import (
+    DECOY_FILL,
+    FILL,
     probe_current_and_past,
     probe_lagged_trainer,
     probe_polyak_update,
@@ -19,6 +23,129 @@ from autograder.inkernel.probes.l04_variable_scope_copies import (
 )
 
 ERROR_TYPES = ("KeyError", "ValueError")
+
+
+def _replayed(observation, swaps, run):
+    """What each run of the observation's `history` returns outside the kernel with `swaps` made
+    (`history.replay_history`); a ValueError when the worker refused the graph or a run failed there,
+    which makes the observation NotReplayable."""
+    values, refused = replay_history(observation["history"], swaps, run)
+    if refused is not None or any(value is None for value in values):
+        raise ValueError(refused or "a run failed when re-run")
+    return values
+
+
+VARIABLE_OPS = ("VarHandleOp", "VariableV2")
+
+
+def replay_current_and_past(observation, inputs, run):
+    """The graph `build_current_and_past` handed out, run by the grader outside the kernel: both
+    outputs on the case's x (never sent to the kernel), and whether `tf.gradients` of the past output
+    reaches each past variable and the input, and that of the current output each current variable.
+    A variable the kernel listed counts only if the graph holds it as a variable."""
+    tensors = observation["tensors"]
+    scopes = {scope: [f"{scope}/{name}" for name in observation[f"{scope}_variables"]] for scope in ("current", "past")}
+    answer = run({"graph": observation["graph"], "describe": scopes["current"] + scopes["past"],
+                  "gradients": [[tensors["past"], [n + ":0" for n in scopes["past"]] + [tensors["inputs"]]],
+                                [tensors["current"], [n + ":0" for n in scopes["current"]]]],
+                  "runs": [{"fetch": tensors["init"]},
+                           {"feeds": {tensors["inputs"]: inputs["x"]}, "fetches": [tensors["current"], tensors["past"]]}]})
+    if "refused" in answer:
+        return {"error": {"type": "NotReplayable", "message": answer["refused"]}}
+    failed = next((r for r in answer["results"] if "error" in r), None)
+    if failed is not None or None in answer["gradients"]:
+        kind, _, message = (failed or {"error": "NotReplayable: tf.gradients failed on the graph"})["error"].partition(": ")
+        return {"error": {"type": kind, "message": message}}
+    (*past, from_input), current = answer["gradients"]
+    held = {scope: [name.split("/", 1)[1] for name in names
+                    if (answer["described"].get(name) or {}).get("op") in VARIABLE_OPS] for scope, names in scopes.items()}
+    return {"current_variables": held["current"], "past_variables": held["past"],
+            "past_gradients_blocked": [not reached for reached in past], "input_gradient_flows": from_input,
+            "current_gradients_flow": current, "outputs": answer["results"][1]["value"]}
+
+
+def replay_sync_op(observation, inputs, run):
+    """What the sync wrote, read outside the kernel: the probe's session (initialise, sync, read)
+    re-run by the grader. Written where it must not be: the partner of a non-trainable source
+    (`frozen_partner_written`), a destination scope sharing the name's prefix or a destination holding
+    the decoy source scope's values (`decoy_written`); `untouched`: the destinations still as filled."""
+    if observation.get("decoy_raised"):
+        return {"decoy_written": True, "decoy_raised": observation["decoy_raised"]}
+    values, reads = _replayed(observation, [], run), observation["reads"]
+    read = {kind: dict(zip(names, values[at])) for kind, (at, names) in reads.items()}
+    synced, frozen = read["destinations"], inputs.get("src_frozen")
+    frozen_partner_written = bool(frozen) and not np.all(np.asarray(synced.pop(frozen)) == FILL)
+    decoy_written = any(not np.all(np.asarray(v) == FILL) for v in read.get("decoys", {}).values()) or (
+        bool(inputs.get("decoy")) and any(np.all(np.asarray(v) == DECOY_FILL) for v in synced.values()))
+    return {"synced": synced, "untouched": sorted(name for name, value in synced.items() if np.all(np.asarray(value) == FILL)),
+            "sources": read["sources"], "frozen_partner_written": frozen_partner_written,
+            "decoy_written": decoy_written, "decoy_raised": None,
+            "missing_partner": observation["missing_partner"], "shape_mismatch": observation["shape_mismatch"]}
+
+
+LAGGED_TRAINER_MARKED = {"x": "array", "y": "array"}
+
+
+def replay_lagged_trainer(observation, inputs, run):
+    """The trainer on the hidden x and y: every run it made in the kernel from __init__ on, on
+    markers, re-run outside with the hidden values in their place. The outputs of each step
+    (`current_outputs`, `past_outputs`) and the past variables at the end (`past_values`) are what
+    the graph computes there. Read from the runs themselves: how many sessions they used
+    (`call_sessions`), whether a step's run was fed a value shaped like a weight that is no marker
+    (`fed_weights`: weights kept in Python and fed back), whether a run after finalize() ran an op
+    created after it (`modified_finalized_graph`), and how many step runs race a write against a read
+    in the graph handed out (added to the kernel's `racing_runs`)."""
+    if observation.get("mispaired") is not None:
+        return observation
+    swaps = mark(inputs, LAGGED_TRAINER_MARKED)[1]
+    past_read, count = observation["past_read"], len(observation["past_variables"])
+    reads = [] if past_read is None else [[past_read, i] for i in range(count)]
+    done, answers = replayed_calls({**observation, "answered_by": observation["answered_by"] + reads}, swaps, run,
+                                   calls="step_runs")
+    if "error" in done:
+        return done
+    history, steps = observation["history"], observation["step_runs"]
+    n_in, hidden, n_out = inputs["n_in"], inputs["hidden"], inputs["n_out"]
+    weights = {(n_in, hidden), (hidden,), (hidden, n_out), (n_out,)}
+    markers = [np.asarray(m, np.float32) for m, _ in swaps]
+    fed = [np.asarray(value) for start, end in steps for i in range(start, end)
+           for _, value in history["runs"][i]["feeds"]]
+    created = created_at(history, range(steps[0][0] if steps else 0, len(history["runs"])), run)
+    stepped = [history["runs"][i] for start, end in steps for i in range(start, end)]
+    raced = [race for graph in sorted({r["graph"] for r in stepped})
+             for race in run({"graph": history["graphs"][graph], "runs": [],
+                              "races": [r["fetches"] for r in stepped if r["graph"] == graph]}).get("races", [None])]
+    outputs = answers[:len(answers) - len(reads)]
+    return {"mispaired": None, "past_variables": observation["past_variables"],
+            "sessions_in_steps": observation["sessions_in_steps"],
+            "racing_runs": observation["racing_runs"] + sum(r is not False for r in raced),
+            "call_sessions": len({r["session"] for r in history["runs"]}),
+            "current_outputs": outputs[0::2], "past_outputs": outputs[1::2],
+            "past_values": (dict(zip(observation["past_variables"], answers[len(outputs):])) if reads else None),
+            "fed_weights": any(v.shape in weights and not any(v.shape == m.shape and np.all(v == m) for m in markers)
+                               for v in fed),
+            "modified_finalized_graph": observation["modified_finalized_graph"] or any(
+                i is not None and i >= observation["finalized_ops"] for i in created)}
+
+
+SOFT_UPDATE_MARKED = {"source": "arrays", "target": "arrays"}
+
+
+def replay_soft_update(observation, inputs, run):
+    """The soft update on the hidden initial values: every run of the probe's session (made in the
+    kernel on markers) re-run outside with the hidden values in their place. The targets after each
+    update (`trajectory`, `first_step`) and the sources at the end are what the graph computes there;
+    a value the op took from Python (a constant built from a source) stays what it was on the markers.
+    `one_op` also needs every run of the op to have fetched one thing, read from the runs handed out."""
+    values = _replayed(observation, mark(inputs, SOFT_UPDATE_MARKED)[1], run)
+    runs = observation["history"]["runs"]
+    names = [f"target_{i}" for i in range(len(inputs["target"]))]
+    trajectory = {name: [values[r][i] for r in observation["target_reads"]] for i, name in enumerate(names)}
+    return {"tau": inputs["tau"], "moves": inputs.get("moves", 0.0), "trajectory": trajectory,
+            "first_step": {name: path[0] for name, path in trajectory.items()},
+            "sources": {f"source_{i}": value for i, value in enumerate(values[observation["source_read"]])},
+            "initial": {**{f"source_{i}": v for i, v in enumerate(inputs["source"])}, **dict(zip(names, inputs["target"]))},
+            "one_op": observation["one_op"] is True and all(len(runs[r]["fetches"]) == 1 for r in observation["op_runs"])}
 
 
 def _starts_equal(got):
@@ -57,7 +184,7 @@ LESSON = Lesson(
     notebook="variable_scope_copies.ipynb",
     exercises=(
         Exercise(
-            id="sync_op", symbol="make_sync_op", points=3, probe=probe_sync_op,
+            id="sync_op", symbol="make_sync_op", points=3, probe=probe_sync_op, replay=replay_sync_op,
             checks=(
                 Check("prefix-scope", "touches no scope that merely shares the name's prefix",
                       "A scope whose name only starts with the same letters (e.g. 'current_old' next to "
@@ -107,6 +234,7 @@ LESSON = Lesson(
         ),
         Exercise(
             id="current_and_past", symbol="build_current_and_past", points=3, probe=probe_current_and_past,
+            outside=("x",), replay=replay_current_and_past,
             checks=(
                 Check("shared-not-copied", "gives the past copy variables of its own",
                       "The 'past' scope has no variables of its own (or the wrong ones). Reopening a scope "
@@ -142,6 +270,7 @@ LESSON = Lesson(
         ),
         Exercise(
             id="lagged_trainer", symbol="LaggedTrainer", points=3, probe=probe_lagged_trainer,
+            marked=tuple(LAGGED_TRAINER_MARKED.items()), replay=replay_lagged_trainer,
             checks=(
                 Check("matched-by-order", "pairs each current variable with the past one of the same relative name",
                       "Building the trainer raised: the sync assigned a current variable into a past variable "
@@ -153,7 +282,8 @@ LESSON = Lesson(
                       "('layer1/w'), as in Exercise 1.",
                       holds(lambda got: got.get("mispaired") is None), shows=("mispaired",)),
                 Check("op-per-step", "takes every step in a finalized graph",
-                      "step() tried to add an op to the finalized graph. Build the sync op (and the train "
+                      "step() added an op to the finalized graph, or tried to (a step ran an op created "
+                      "after __init__, or raised on the finalized graph). Build the sync op (and the train "
                       "op) once in __init__; step() only runs them. An assign built per step grows the "
                       "graph without bound.",
                       holds(lambda got: got["modified_finalized_graph"] is False),
@@ -162,9 +292,11 @@ LESSON = Lesson(
                       "The 'past' scope must hold its own variables (a copy), not reuse the current ones.",
                       same("past_variables"), shows=("past_variables",)),
                 Check("session-per-step", "runs every step in the one session __init__ opened",
-                      "step() opened a new Session. A session holds the variables' values: open "
-                      "self.sess once in __init__ and run every step in it.",
-                      holds(lambda got: got["sessions_in_steps"] == 0), shows=("sessions_in_steps",)),
+                      "step() opened a new Session (the runs from __init__ on used more than one). A "
+                      "session holds the variables' values: open self.sess once in __init__ and run every "
+                      "step in it.",
+                      holds(lambda got: got["sessions_in_steps"] == 0 and got["call_sessions"] <= 1),
+                      shows=("sessions_in_steps", "call_sessions")),
                 Check("unordered-run", "orders reading the outputs, the sync and the update",
                       "One sess.run fetched an op that writes the copy's variables (the sync, or the "
                       "update) together with an output that reads them. Nothing orders the ops of one "
@@ -176,13 +308,15 @@ LESSON = Lesson(
                       "On the first step the past output differs from the current one: the two copies are "
                       "initialised to different values, so __init__ must run the sync op once after "
                       "initialising, before any step.",
-                      holds(_starts_equal),
+                      # Weights fed from Python make the past outputs wrong once re-run: past-not-in-variables names it.
+                      holds(lambda got: got["fed_weights"] or _starts_equal(got)),
                       shows=("past_outputs",)),
                 Check("lagged-copy", "returns a past output one training step behind the current one",
                       "The past output is not one step behind. In step(): evaluate both outputs, then sync "
                       "past <- current, then train. Syncing after the update makes the copy equal to the "
                       "current network whenever you look at it.",
-                      same("past_outputs"), shows=("past_outputs",)),
+                      lambda got, expected: got["fed_weights"] or same("past_outputs")(got, expected),
+                      shows=("past_outputs",)),
                 Check("wrong-training", "trains the current copy as specified",
                       "The current outputs follow another trajectory: minimise the mean squared error "
                       "of the current output with GradientDescentOptimizer(learning_rate), over the "
@@ -192,7 +326,8 @@ LESSON = Lesson(
                       "The past copy's variables do not hold the weights of one step ago. Keep the past "
                       "weights in the graph, copied by the sync op, not in Python values fed back in: "
                       "anything that reads the past variables (a Saver, another op) sees stale values.",
-                      same("past_values", rtol=1e-4, atol=1e-5), shows=()),
+                      lambda got, expected: not got["fed_weights"] and same("past_values", rtol=1e-4, atol=1e-5)(
+                          got, expected), shows=()),
             ),
             cases=(Case("3 steps on 2 samples, learning rate 0.1, a network with a non-trainable variable", {
                 "n_in": 2, "hidden": 3, "n_out": 1, "x": [[1.0, -1.0], [0.5, 2.0]], "y": [[1.0], [-1.0]],
@@ -200,6 +335,7 @@ LESSON = Lesson(
         ),
         Exercise(
             id="soft_update", symbol="make_soft_update_op", points=2, probe=probe_soft_update,
+            marked=tuple(SOFT_UPDATE_MARKED.items()), replay=replay_soft_update,
             checks=(
                 Check("not-one-op", "returns one op",
                       "make_soft_update_op must return one op (tf.group(*assigns)), not a list: a caller "

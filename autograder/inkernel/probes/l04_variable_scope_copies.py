@@ -7,7 +7,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from autograder.inkernel.probing import FinalizedGraphGuard, RacingRuns, close_session, sessions_made
+from autograder.inkernel.probing import (
+    FinalizedGraphGuard,
+    RacingRuns,
+    RunsRecorded,
+    close_session,
+    export_graph,
+    sessions_made,
+)
 
 
 def _ramp(shape, start):
@@ -25,17 +32,20 @@ def _relative(variable, scope):
 
 
 def _make_variables(scope, shapes, order, trainable, fill=None):
-    """Create `order` (names relative to `scope`) with get_variable; ramps unless `fill` is given."""
+    """Create `order` (names relative to `scope`) with get_variable; ramps unless `fill` is given.
+    Returns them as (relative name, variable) pairs, in that order."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
     names = sorted(shapes)
+    made = []
     with tf1.variable_scope(scope):
         for name in order:
             shape = list(shapes[name])
             value = (np.full(shape, fill, np.float32) if fill is not None
                      else _ramp(shape, 10.0 * (names.index(name) + 1)))
-            tf1.get_variable(name, initializer=value, trainable=trainable)
+            made.append((name, tf1.get_variable(name, initializer=value, trainable=trainable)))
+    return made
 
 
 def _raised(call, name):
@@ -45,6 +55,9 @@ def _raised(call, name):
     except Exception as exc:  # the probe records any exception; the checks judge its type
         return {"type": type(exc).__name__, "names_variable": name in str(exc)}
     return {"type": None, "names_variable": False}
+
+
+FILL, DECOY_FILL = -1.0, 7.0  # what destinations and the decoy scope's variables hold before the sync
 
 
 def probe_sync_op(make_sync_op, src_scope, dst_scope, shapes, src_order, dst_order,
@@ -58,11 +71,14 @@ def probe_sync_op(make_sync_op, src_scope, dst_scope, shapes, src_order, dst_ord
     that has a partner (not a source: its partner must be left alone); `missing` is a source
     variable with no partner; `bad_shape` a variable whose destination has another shape: one more
     in each dimension, or (`transposed`) its dimensions reversed, of the same size.
+
+    The probe's session (initialise, sync, read the destinations, the sources and the decoy
+    destinations, each in one run) is handed out (`history`, and the names each read returned in
+    order) for the grader to re-run outside the kernel: what the sync wrote is read there.
     """
     import tensorflow as tf
 
     tf1 = tf.compat.v1
-    fill = -1.0
 
     def build(extra=None, reshape=None, decoys=True):
         src_shapes, dst_shapes = dict(shapes), dict(shapes)
@@ -73,21 +89,22 @@ def probe_sync_op(make_sync_op, src_scope, dst_scope, shapes, src_order, dst_ord
         if reshape:
             dst_shapes[reshape] = (list(reversed(shapes[reshape])) if transposed
                                    else [d + 1 for d in shapes[reshape]])
-        _make_variables(src_scope, src_shapes, order, trainable=True)
+        made = {"sources": _make_variables(src_scope, src_shapes, order, trainable=True), "decoys": []}
         if src_frozen:
-            _make_variables(src_scope, {src_frozen: [2]}, [src_frozen], trainable=False, fill=3.0)
+            made["sources"] += _make_variables(src_scope, {src_frozen: [2]}, [src_frozen], trainable=False, fill=3.0)
             dst_shapes[src_frozen] = [2]
         if decoy and decoys:
-            _make_variables(decoy, shapes, src_order, trainable=True, fill=7.0)
+            _make_variables(decoy, shapes, src_order, trainable=True, fill=DECOY_FILL)
         dst_order_all = list(dst_order) + ([dst_extra] if dst_extra else []) + ([src_frozen] if src_frozen else [])
         if dst_extra:
             dst_shapes[dst_extra] = [1]
-        _make_variables(dst_scope, dst_shapes, dst_order_all, trainable=False, fill=fill)
+        made["destinations"] = _make_variables(dst_scope, dst_shapes, dst_order_all, trainable=False, fill=FILL)
         if dst_decoy and decoys:
-            _make_variables(dst_decoy, shapes, dst_order, trainable=False, fill=fill)
+            made["decoys"] = _make_variables(dst_decoy, shapes, dst_order, trainable=False, fill=FILL)
+        return made
 
-    with tf.Graph().as_default():
-        build()
+    with tf.Graph().as_default(), RunsRecorded() as runs:
+        made = build()
         try:
             sync = make_sync_op(src_scope, dst_scope)
         except (KeyError, ValueError) as exc:
@@ -95,18 +112,15 @@ def probe_sync_op(make_sync_op, src_scope, dst_scope, shapes, src_order, dst_ord
             # prefix without '/' took its variables in), which is what the prefix-scope check names.
             if not (decoy or dst_decoy) or not _builds_without_decoys(build, make_sync_op, src_scope, dst_scope):
                 raise
-            return {"decoy_written": True, "decoy_raised": type(exc).__name__}
+            return {"decoy_raised": type(exc).__name__}
+        reads = {}
         with tf1.Session() as sess:
             sess.run(tf1.global_variables_initializer())
             sess.run(sync)
-            synced = {_relative(v, dst_scope): sess.run(v) for v in tf1.global_variables(dst_scope + "/")}
-            sources = {_relative(v, src_scope): sess.run(v) for v in tf1.global_variables(src_scope + "/")}
-            decoys = ([sess.run(v) for v in tf1.global_variables(dst_decoy + "/")] if dst_decoy else [])
-    # Written where it must not be: the partner of a non-trainable source, a scope sharing a prefix
-    frozen_partner_written = bool(src_frozen) and not np.all(synced.pop(src_frozen) == fill)
-    decoy_written = any(not np.all(v == fill) for v in decoys) or (
-        bool(decoy) and any(np.all(v == 7.0) for v in synced.values()))
-    untouched = sorted(name for name, value in synced.items() if np.all(value == fill))
+            for kind, pairs in made.items():
+                if pairs:
+                    reads[kind] = [len(runs.calls), [name for name, _ in pairs]]
+                    sess.run([variable for _, variable in pairs])
 
     with tf.Graph().as_default():
         build(extra=missing)
@@ -114,8 +128,7 @@ def probe_sync_op(make_sync_op, src_scope, dst_scope, shapes, src_order, dst_ord
     with tf.Graph().as_default():
         build(reshape=bad_shape)
         shape_mismatch = _raised(lambda: make_sync_op(src_scope, dst_scope), bad_shape)
-    return {"synced": synced, "untouched": untouched, "sources": sources,
-            "frozen_partner_written": frozen_partner_written, "decoy_written": decoy_written, "decoy_raised": None,
+    return {"decoy_raised": None, "reads": reads, "history": runs.history(),
             "missing_partner": missing_partner, "shape_mismatch": shape_mismatch}
 
 
@@ -158,30 +171,22 @@ def _net_fn(n_in, hidden, n_out, frozen_scale=False):
     return net
 
 
-def probe_current_and_past(build, n_in, hidden, n_out, x, frozen_scale=False):
-    """Build both copies, then ask tf.gradients where a loss on each output can reach."""
+def probe_current_and_past(build, n_in, hidden, n_out, frozen_scale=False):
+    """Build both copies on an input placeholder and hand out the graph (`graph`), with the names of
+    the input, the two outputs, an initializer of every variable and the variables under each scope,
+    for the grader to run outside the kernel: the outputs on inputs the kernel never sees, and where
+    `tf.gradients` of each output reaches."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
-    with tf.Graph().as_default():
+    with tf.Graph().as_default() as graph:
         inputs = tf1.placeholder(tf.float32, [None, n_in], name="inputs")
         current, past = build(_net_fn(n_in, hidden, n_out, frozen_scale), inputs)
-        current_vars = tf1.global_variables("current/")
-        past_vars = tf1.global_variables("past/")
-        past_loss = tf.reduce_sum(tf.square(past))
-        current_loss = tf.reduce_sum(tf.square(current))
-        past_grads = tf.gradients(past_loss, past_vars) if past_vars else []
-        input_grad = tf.gradients(past_loss, [inputs])[0]
-        current_grads = tf.gradients(current_loss, current_vars) if current_vars else []
-        with tf1.Session() as sess:
-            sess.run(tf1.global_variables_initializer())
-            outputs = sess.run([current, past], {inputs: np.asarray(x, np.float32)})
-    return {"current_variables": sorted(_relative(v, "current") for v in current_vars),
-            "past_variables": sorted(_relative(v, "past") for v in past_vars),
-            "past_gradients_blocked": [g is None for g in past_grads],
-            "input_gradient_flows": input_grad is not None,
-            "current_gradients_flow": [g is not None for g in current_grads],
-            "outputs": outputs}
+        init = tf1.global_variables_initializer()
+        return {"current_variables": sorted(_relative(v, "current") for v in tf1.global_variables("current/")),
+                "past_variables": sorted(_relative(v, "past") for v in tf1.global_variables("past/")),
+                "tensors": {"inputs": inputs.name, "current": current.name, "past": past.name, "init": init.name},
+                "graph": export_graph(graph)}
 
 
 def _mispaired_assign(message):
@@ -200,13 +205,19 @@ def _mispaired_assign(message):
 
 def probe_lagged_trainer(cls, n_in, hidden, n_out, x, y, steps, learning_rate, frozen_scale=False):
     """Build the trainer, finalize the graph, take `steps` steps and record both outputs each time,
-    the sessions opened during the steps, and what the past copy's variables hold at the end."""
+    the sessions opened during the steps, and what the past copy's variables hold at the end.
+
+    The kernel is given markers for x and y (`autograder.course.markers`): every run from __init__
+    on is handed out (`history`), with the run and fetch that returned each output (`answered_by`:
+    current then past, per step), the runs of each step (`step_runs`), the run that read the past
+    variables at the end (`past_read`) and the ops the graph held when finalized, for the grader to
+    re-run on the hidden x and y outside the kernel."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
     x = np.asarray(x, np.float32)
     y = np.asarray(y, np.float32)
-    with tf.Graph().as_default() as graph:
+    with tf.Graph().as_default() as graph, RunsRecorded() as runs:
         try:
             trainer = cls(_net_fn(n_in, hidden, n_out, frozen_scale), n_in, n_out, learning_rate)
         except ValueError as exc:
@@ -216,30 +227,37 @@ def probe_lagged_trainer(cls, n_in, hidden, n_out, x, y, steps, learning_rate, f
             return {"mispaired": mispaired}
         past_vars = sorted(tf1.global_variables("past/"), key=lambda v: v.op.name)
         graph.finalize()
-        current, past, guard = [], [], FinalizedGraphGuard()
+        finalized_ops, guard = len(graph.get_operations()), FinalizedGraphGuard()
         with guard, sessions_made() as sessions, RacingRuns() as racing:
             for _ in range(steps):
-                c, p = trainer.step(x, y)
-                current.append(np.asarray(c))
-                past.append(np.asarray(p))
-        session = getattr(trainer, "sess", None)
-        past_values = ({_relative(v, "past"): session.run(v) for v in past_vars}
-                       if hasattr(session, "run") and not guard.tripped else None)
+                start = len(runs.calls)
+                current, past = trainer.step(x, y)
+                runs.call_runs.append([start, len(runs.calls)])
+                runs.answered_by += [runs.located(np.asarray(output), None, since=start) for output in (current, past)]
+        session, past_read = getattr(trainer, "sess", None), len(runs.calls)
+        if hasattr(session, "run") and not guard.tripped and past_vars:
+            session.run(past_vars)
         close_session(trainer)
-    return {"mispaired": None, "current_outputs": current, "past_outputs": past,
-            "past_variables": [_relative(v, "past") for v in past_vars],
-            "past_values": past_values, "sessions_in_steps": sessions.count,
-            "modified_finalized_graph": guard.tripped, "racing_runs": racing.count}
+    return {"mispaired": None, "past_variables": [_relative(v, "past") for v in past_vars],
+            "sessions_in_steps": sessions.count, "modified_finalized_graph": guard.tripped,
+            "racing_runs": racing.count, "answered_by": runs.answered_by, "step_runs": runs.call_runs,
+            "past_read": past_read if past_read < len(runs.calls) else None, "finalized_ops": finalized_ops,
+            "history": runs.history()}
 
 
 def probe_soft_update(make_soft_update_op, source, target, tau, steps, moves=0.0):
     """Pair source and target variables, build the op once, run it `steps` times. With `moves`, every
     source grows by that much after each update (as a trained network does between two syncs): the
-    op must read each source's value when it runs, not a value fixed when it was built."""
+    op must read each source's value when it runs, not a value fixed when it was built.
+
+    The kernel is given markers for the initial values (`autograder.course.markers`): every run of the
+    probe's session is handed out (`history`), with the runs that ran the op (`op_runs`), read the
+    targets after each update (`target_reads`) and read the sources at the end (`source_read`), for
+    the grader to re-run outside the kernel on the hidden initial values."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
-    with tf.Graph().as_default() as graph:
+    with tf.Graph().as_default() as graph, RunsRecorded() as runs:
         src = [tf1.Variable(np.asarray(v, np.float32), name=f"source_{i}") for i, v in enumerate(source)]
         dst = [tf1.Variable(np.asarray(v, np.float32), trainable=False, name=f"target_{i}")
                for i, v in enumerate(target)]
@@ -247,21 +265,21 @@ def probe_soft_update(make_soft_update_op, source, target, tau, steps, moves=0.0
         move = tf.group(*[v.assign_add(tf.fill(tf.shape(v), np.float32(moves))) for v in src])
         init = tf1.global_variables_initializer()
         graph.finalize()
-        trajectory = {f"target_{i}": [] for i in range(len(dst))}
+        op_runs, target_reads = [], []
         with tf1.Session() as sess:
             sess.run(init)
             for _ in range(steps):
+                op_runs.append(len(runs.calls))
                 sess.run(op)
-                for i, value in enumerate(sess.run(dst)):
-                    trajectory[f"target_{i}"].append(value)
+                target_reads.append(len(runs.calls))
+                sess.run(dst)
                 if moves:
                     sess.run(move)
-            sources = {f"source_{i}": value for i, value in enumerate(sess.run(src))}
-    first = {name: values[0] for name, values in trajectory.items()}
-    initial = {**{f"source_{i}": v for i, v in enumerate(source)}, **{f"target_{i}": v for i, v in enumerate(target)}}
-    return {"first_step": first, "trajectory": trajectory, "sources": sources, "initial": initial, "tau": tau,
-            "moves": moves,
-            "one_op": isinstance(op, (tf.Operation, tf.Tensor))}
+            source_read = len(runs.calls)
+            sess.run(src)
+    return {"tau": tau, "moves": moves, "one_op": isinstance(op, (tf.Operation, tf.Tensor)),
+            "op_runs": op_runs, "target_reads": target_reads, "source_read": source_read,
+            "history": runs.history()}
 
 
 def probe_polyak_update(polyak_update, target, source, tau, steps, head=None):
