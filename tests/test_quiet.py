@@ -95,7 +95,7 @@ CLAIMS_AT_LEAST = {
     "04_variable_scope_copies": 41,
     "05_checkpoints_and_summaries": 61,
     "06_seeds_and_pipelines": 44,
-    "07_learning_rate_decay": 60,
+    "07_learning_rate_decay": 59,
 }
 
 
