@@ -2,6 +2,8 @@
 
 Each probe builds its inputs in a fresh graph, calls the student's function and returns plain
 values; the checks that judge them are in `autograder.course.lessons.l05_checkpoints_and_summaries`.
+The checkpoints, state files and event files the student's code leaves are never read here: the probe
+hands out their bytes (`hand_out_files`), and the grader reads them in its own worker (`engine.replay`).
 """
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ import tempfile
 
 import numpy as np
 
-from autograder.inkernel.probing import CallCounter, FreshDirectory
+from autograder.inkernel.probing import CallCounter, FreshDirectory, export_graph, hand_out_files
 
 
 @contextlib.contextmanager
@@ -24,17 +26,6 @@ def _fresh_dirs(count=1):
     finally:
         for path in paths:
             shutil.rmtree(path, ignore_errors=True)
-
-
-def _basenames(state):
-    return [os.path.basename(p) for p in state.all_model_checkpoint_paths] if state else []
-
-
-def _checkpoints_on_disk(directory):
-    """Names of the checkpoints whose files are in `directory` (from their .index files), sorted."""
-    if not os.path.isdir(directory):
-        return []
-    return sorted(name[:-len(".index")] for name in os.listdir(directory) if name.endswith(".index"))
 
 
 def _savers_made():
@@ -77,7 +68,8 @@ def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at
     would: it remembers no checkpoint of its own, so only the directory says which is the newest.
 
     The session the exercise gets is never the default one: another session of the same graph is,
-    and it must stay untouched. Savers the exercise builds and files it writes are counted.
+    and it must stay untouched. Savers the exercise builds are counted; the directory's files after
+    each call are handed out (`fresh_files`, `files`): the grader reads which checkpoints they hold.
     """
     import tensorflow as tf
 
@@ -89,7 +81,6 @@ def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at
         saver = tf1.train.Saver(max_to_keep=keep)
         restorer = tf1.train.Saver(max_to_keep=keep) if fresh_saver else saver
         probe_savers = savers.count
-        written = []
         with tf1.Session() as default_session:  # the default session: the exercise must use `sess`
             sess = tf1.Session()
             fresh_error = None
@@ -97,7 +88,7 @@ def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at
                 fresh_returned = restore_or_initialize(sess, saver, ckpt_dir)
             except (ValueError, tf.errors.OpError) as exc:
                 fresh_error, fresh_returned = type(exc).__name__, None
-            written += _checkpoints_on_disk(ckpt_dir)
+            fresh_files = hand_out_files(ckpt_dir)
             try:
                 fresh_w, fresh_step = sess.run(w), int(sess.run(global_step))
             except tf.errors.FailedPreconditionError:
@@ -108,10 +99,9 @@ def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at
                 if step in save_at:
                     saver.save(sess, os.path.join(ckpt_dir, "model"), global_step=global_step)
             sess.close()
-            saved = _checkpoints_on_disk(ckpt_dir)
             sess = tf1.Session()
             returned = restore_or_initialize(sess, restorer, ckpt_dir)
-            written += sorted(set(_checkpoints_on_disk(ckpt_dir)) - set(saved))
+            files = hand_out_files(ckpt_dir)
             restored_w, restored_step = sess.run(w), int(sess.run(global_step))
             sess.close()
             try:
@@ -128,7 +118,7 @@ def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at
     return {"fresh_error": fresh_error, "fresh_returned": fresh_returned, "fresh_w": fresh_w,
             "fresh_step": fresh_step, "returned": shown, "restored_w": restored_w,
             "restored_step": restored_step, "used_default_session": used_default,
-            "savers_built": exercise_savers, "written": written}
+            "savers_built": exercise_savers, "fresh_files": fresh_files, "files": files}
 
 
 def probe_train_resumable(train_resumable, seed, total_steps, save_every, max_to_keep, crashes):
@@ -136,7 +126,8 @@ def probe_train_resumable(train_resumable, seed, total_steps, save_every, max_to
     own, each resuming the previous one, then a last run that resumes to the end.
 
     The first crashed run and the uninterrupted one both start fresh, so their first losses must agree
-    bit for bit (seeded init and data). Savers built and saves made are counted on the uninterrupted run.
+    bit for bit (seeded init and data). Savers built and saves made are counted on the uninterrupted run,
+    whose directory's files are handed out (`files`): the grader reads which checkpoints it kept.
     """
     import tensorflow as tf
 
@@ -152,9 +143,7 @@ def probe_train_resumable(train_resumable, seed, total_steps, save_every, max_to
 
     with _fresh_dirs(2) as (dir_a, dir_c), FreshDirectory() as cwd:
         full = run(dir_a)
-        kept = _basenames(tf1.train.get_checkpoint_state(dir_a))
-        on_disk = _checkpoints_on_disk(dir_a)
-        step_dtype = _saved_step_dtype(tf.train.latest_checkpoint(dir_a))
+        files = hand_out_files(dir_a)
         crashed = [run(dir_c, crash_after=k) for k in crashes]
         resumed = run(dir_c)
 
@@ -167,33 +156,15 @@ def probe_train_resumable(train_resumable, seed, total_steps, save_every, max_to
     # steps themselves (ignored-checkpoint) already fail.
     later = crashed[1:] + [resumed]
     reset = any(r["restores"] and r["step"] - len(r["losses"]) == 0 for r in later)
-    return {"restored_then_reset": reset, "kept": kept, "on_disk": on_disk, "final_step": full["step"],
+    return {"restored_then_reset": reset, "files": files, "final_step": full["step"],
             "crash_steps": [c["step"] for c in crashed], "crash_ran": [len(c["losses"]) for c in crashed],
             "resumed_step": resumed["step"], "resumed_ran": ran,
             "reproducible": full["losses"][:crashes[0]] == crashed[0]["losses"],
             "resume_identical": identical(full, resumed) and (ran == 0 or full["losses"][-ran:] == resumed["losses"]),
             "trained": bool(full["losses"] and min(full["losses"]) < 0.5 * full["losses"][0]),
             "saver_per_save": full["saves"] > 1 and full["savers"] >= full["saves"],
-            "step_dtype": step_dtype, "stray_files": cwd.left,
+            "stray_files": cwd.left,
             "losses": full["losses"], "w": full["w"], "b": full["b"]}
-
-
-def _saved_step_dtype(path):
-    """The dtype of the integer scalar in checkpoint `path` that holds its step (`model-<step>`), or None."""
-    import tensorflow as tf
-
-    if not path:
-        return None
-    try:
-        step = int(path.rsplit("-", 1)[1])
-    except (IndexError, ValueError):
-        return None
-    reader = tf.train.load_checkpoint(path)
-    for name, dtype in sorted(reader.get_variable_to_dtype_map().items()):
-        value = reader.get_tensor(name)
-        if dtype.is_integer and np.ndim(value) == 0 and int(value) == step:
-            return dtype.name
-    return None
 
 
 def probe_renaming_saver(build_renaming_saver, old_scope, new_scope, variables, seed, sibling=""):
@@ -238,20 +209,20 @@ def probe_renaming_saver(build_renaming_saver, old_scope, new_scope, variables, 
                     restore_error = type(exc).__name__
                 restored = {name: sess.run(v) for (name, _, _), v in zip(specs, new_vars)}
                 head_value = sess.run(head)
-                written = saver.save(sess, os.path.join(out_dir, "written"), write_meta_graph=False)
-                saver_names = sorted(name for name, _ in tf.train.list_variables(written))
+                saver.save(sess, os.path.join(out_dir, "written"), write_meta_graph=False)
+        written_files = hand_out_files(out_dir)
     untouched = [name for name, _, trainable in specs
                  if not trainable and not np.any(restored[name]) and np.any(saved[name])]
     return {"restore_error": restore_error, "restored": restored, "head": head_value,
-            "saver_names": saver_names, "untouched_non_trainable": untouched,
-            "sibling_in_saver": bool(sibling) and any(n.startswith(f"{old_scope}{sibling}/") for n in saver_names)}
+            "written_files": written_files, "untouched_non_trainable": untouched}
 
 
 def probe_best_keeper(best_keeper_cls, val_losses, save_every):
     """A counter model saved periodically (max_to_keep=2) while the keeper sees `val_losses`.
 
     Another keeper, in a directory of its own, first sees a loss lower than all of them: each keeper
-    keeps its own best. Savers built during the updates and files left are recorded.
+    keeps its own best. Savers built during the updates and files left are recorded; the files of
+    ckpt_dir and ckpt_dir/best/ are handed out (`files`, `best_files`), for the grader to read.
     """
     import tensorflow as tf
 
@@ -272,45 +243,16 @@ def probe_best_keeper(best_keeper_cls, val_losses, save_every):
                 if not step % save_every:
                     periodic.save(sess, os.path.join(ckpt_dir, "model"), global_step=global_step)
                 saved.append(bool(keeper.update(sess, val_loss, step)))
-        latest_periodic = tf.train.latest_checkpoint(ckpt_dir)
-        best_dir = os.path.join(ckpt_dir, "best")
-        best_kept = _basenames(tf1.train.get_checkpoint_state(best_dir)) if os.path.isdir(best_dir) else []
-        best_w = None
-        best_path = tf.train.latest_checkpoint(best_dir) if os.path.isdir(best_dir) else None
-        if best_path:
-            best_w = float(tf.train.load_checkpoint(best_path).get_tensor("w"))
-        best_files = _checkpoints_on_disk(best_dir)
+        files, best_files = hand_out_files(ckpt_dir), hand_out_files(os.path.join(ckpt_dir, "best"))
     ties = [i for i, loss in enumerate(val_losses) if i and loss == min(val_losses[:i])]
     return {"saved": saved, "tie_saved": [saved[i] for i in ties],
-            "latest_periodic": os.path.basename(latest_periodic) if latest_periodic else None,
-            "best_kept": best_kept, "best_w": best_w, "best_files": best_files,
-            "savers_in_update": savers.count, "stray_files": cwd.left}
-
-
-def _read_events(logdir):
-    """(step, tag, kind, value, histogram sum) of every summary value in logdir's event files; a torn record ends a file."""
-    import tensorflow as tf
-
-    rows = []
-    for name in sorted(os.listdir(logdir)):
-        if "tfevents" not in name:
-            continue
-        try:
-            for event in tf.compat.v1.train.summary_iterator(os.path.join(logdir, name)):
-                for value in event.summary.value:
-                    kind = value.WhichOneof("value")
-                    number = value.simple_value if kind == "simple_value" else (
-                        value.histo.num if kind == "histo" else None)
-                    total = value.histo.sum if kind == "histo" else None
-                    rows.append((int(event.step), value.tag.split("/")[-1], kind, number, total))
-        except tf.errors.DataLossError:
-            pass
-    return rows
+            "files": files, "best_files": best_files, "savers_in_update": savers.count, "stray_files": cwd.left}
 
 
 def probe_log_training(log_training, seed, steps, learning_rate, start=0):
-    """Hand the exercise a small regression to train and log, then read its event file back. The
-    global step stands at `start` when the exercise is called (as after a restore)."""
+    """Hand the exercise a small regression to train and log, then hand out logdir's files and the
+    graph (`files`, `graph`): the grader reads the events and counts the summary ops. The global step
+    stands at `start` when the exercise is called (as after a restore)."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
@@ -330,13 +272,6 @@ def probe_log_training(log_training, seed, steps, learning_rate, start=0):
             sess.run(tf1.global_variables_initializer())
             global_step.load(start, sess)
             log_training(sess, train_op, loss, weights, global_step, logdir, steps)
-        rows = _read_events(logdir)
-        event_files = sum("tfevents" in name for name in os.listdir(logdir))
-        kinds = [op.type for op in graph.get_operations()]
-        summary_ops = {"scalar": kinds.count("ScalarSummary"), "histogram": kinds.count("HistogramSummary")}
-    loss_rows = [r for r in rows if r[1] == "loss" and r[2] == "simple_value"]
-    hist_rows = [r for r in rows if r[1] == "weights" and r[2] == "histo"]
-    return {"steps": steps, "loss_steps": [r[0] for r in loss_rows], "loss_values": [r[3] for r in loss_rows],
-            "hist_steps": [r[0] for r in hist_rows], "hist_counts": [r[3] for r in hist_rows],
-            "hist_sums": [r[4] for r in hist_rows], "tags": sorted({(r[1], r[2]) for r in rows}),
-            "event_files": event_files, "writers": writers.count, "summary_ops": summary_ops, "stray_files": cwd.left}
+        files = hand_out_files(logdir)
+    return {"steps": steps, "files": files, "graph": export_graph(graph), "writers": writers.count,
+            "stray_files": cwd.left}
