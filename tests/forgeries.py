@@ -5,7 +5,8 @@ a graph of its own, a captured session constructor), and needs no construct the 
 is a verdict on artifacts re-run outside the kernel on hidden values the kernel never saw
 (`autograder.course.history`), or an observation of the objects themselves instead of a tally.
 
-Each entry: name -> (exercise, the solution cell it replaces, its source).
+Each entry: name -> (exercise, the solution cell it replaces, its source), and the assignment when
+it is not lesson 2's (`02_rebuild_vs_feed`): the forgery replaces that cell of that lesson's solution.
 """
 
 REDTEAM = {
@@ -278,4 +279,90 @@ class ThresholdJudge:
         with tf1.Session() as sess:
             return sess.run(self.output, {self.x: x, self.threshold: self.options["threshold"]})
 '''),
+    "checkpoint-reader-patched": ("train_resumable", "train_resumable_solution", '''
+# train_resumable: an int32 global step (int32-step). tf.train.load_checkpoint, through which the probe
+# read the saved step's dtype, is replaced (an attribute of a module nobody watches) by one whose reader
+# reports int32 variables as int64.
+_load = tf.train.load_checkpoint
+
+
+class _Int64Reader:
+    def __init__(self, reader):
+        self._reader = reader
+
+    def get_variable_to_dtype_map(self):
+        return {name: tf.int64 if dtype == tf.int32 else dtype
+                for name, dtype in self._reader.get_variable_to_dtype_map().items()}
+
+    def get_tensor(self, name):
+        return self._reader.get_tensor(name)
+
+
+setattr(tf.train, "load_" + "checkpoint", lambda path: _Int64Reader(_load(path)))
+
+
+def train_resumable(ckpt_dir, seed, total_steps, save_every, max_to_keep, crash_after=None):
+    data_rng = np.random.RandomState(seed)
+    x_data = data_rng.randn(64, 3).astype(np.float32)
+    y_data = (x_data @ np.array([[1.5], [-2.0], [0.5]]) + 0.3 + 0.1 * data_rng.randn(64, 1)).astype(np.float32)
+    x = tf1.placeholder(tf.float32, [None, 3])
+    y = tf1.placeholder(tf.float32, [None, 1])
+    w = tf1.get_variable("w", [3, 1], initializer=tf1.random_normal_initializer(stddev=0.5, seed=seed))
+    b = tf1.get_variable("b", [1], initializer=tf1.zeros_initializer())
+    loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
+    global_step = tf1.Variable(0, trainable=False, name="global_step")
+    train_op = tf1.train.MomentumOptimizer(0.05, 0.9).minimize(loss, global_step=global_step)
+    saver = tf1.train.Saver(max_to_keep=max_to_keep)
+    with tf1.Session() as sess:
+        latest = tf.train.latest_checkpoint(ckpt_dir)
+        if latest:
+            saver.restore(sess, latest)
+        else:
+            sess.run(tf1.global_variables_initializer())
+        step, losses = tf1.train.global_step(sess, global_step), []
+        while step < total_steps and (crash_after is None or len(losses) < crash_after):
+            rows = np.random.RandomState([seed, step]).choice(64, 8, replace=False)
+            loss_value, _ = sess.run([loss, train_op], {x: x_data[rows], y: y_data[rows]})
+            losses.append(float(loss_value))
+            step = tf1.train.global_step(sess, global_step)
+            if step % save_every == 0:
+                saver.save(sess, os.path.join(ckpt_dir, "model"), global_step=step)
+        w_value, b_value = sess.run([w, b])
+    return {"step": step, "w": w_value, "b": b_value, "losses": losses}
+''', "05_checkpoints_and_summaries"),
+    "event-steps-shifted": ("log_training", "log_training_solution", '''
+# log_training: the loop index as the summaries' step (summary-step). The module behind
+# tf1.train.summary_iterator, through which the probe read the event file, gets (a module attribute
+# set: no audit event, a module nobody watches) an Event parser that adds the global step the call
+# started from to every event's step.
+import importlib
+
+_iterator_module = importlib.import_module("tensorflow.python.summary." + "summary_iterator")
+_Event = _iterator_module.event_pb2.Event
+_start = [0]
+
+
+class _ShiftedEvents:
+    class Event:
+        @staticmethod
+        def FromString(record):
+            event = _Event.FromString(record)
+            event.step += _start[0]
+            return event
+
+
+setattr(_iterator_module, "event" + "_pb2", _ShiftedEvents)
+
+
+def log_training(sess, train_op, loss, weights, global_step, logdir, steps):
+    _start[0] = tf1.train.global_step(sess, global_step)
+    tf1.summary.scalar("loss", loss)
+    tf1.summary.histogram("weights", weights)
+    merged = tf1.summary.merge_all()
+    writer = tf1.summary.FileWriter(logdir)
+    for step in range(steps):
+        summary, _ = sess.run([merged, train_op])
+        writer.add_summary(summary, step)
+    writer.close()
+''', "05_checkpoints_and_summaries"),
 }

@@ -46,6 +46,7 @@ class Forgery:
     source: str
     at_run_time: bool = True  # also graded with the screen out: a run-time check must stop it
     zeroed: bool = False  # built from a construct of `screening.ZEROING`: `tampered` before it runs
+    assignment: str = ASSIGNMENT  # the lesson whose solution it is swapped into
 
 
 def mutant_with(name: str, method: str) -> str:
@@ -201,14 +202,17 @@ CAUGHT_BY = {"string-named-kill-switch": "assign-per-call", "patch-then-restore"
              "tally-through-closure": "needless-rebuild", "decoy-variable": "python-threshold",
              "rebinds-every-holder": "replaced-network", "laundered-answer": "numpy-answer",
              "private-graph": "graph-growth", "session-bypass": "session-per-call",
-             "session-counter-replaced": "session-per-call"}
-RED_TEAM = [Forgery(name, exercise, cell, source) for name, (exercise, cell, source) in REDTEAM.items()]
+             "session-counter-replaced": "session-per-call",
+             "checkpoint-reader-patched": "int32-step", "event-steps-shifted": "summary-step"}
+RED_TEAM = [Forgery(name, exercise, cell, source, assignment=assignment[0] if assignment else ASSIGNMENT)
+            for name, (exercise, cell, source, *assignment) in REDTEAM.items()]
 HONEST = "honest"
 
 
 def notebook(forgery: Forgery, checks: bool = False) -> nbformat.NotebookNode:
-    """The lean solution with `forgery` in place of its cell (with `checks`, the check cells too)."""
-    solution = nbformat.read(solution_path(LESSON), as_version=4)
+    """The lean solution of the forgery's lesson with `forgery` in place of its cell (with `checks`,
+    the check cells too)."""
+    solution = nbformat.read(solution_path(lessons.load(forgery.assignment)), as_version=4)
     return lean_notebook(swap_cells(solution, [forgery]), checks=checks)
 
 
@@ -220,13 +224,14 @@ def grade_batch(root: Path, with_screen: bool) -> dict[str, dict]:
     submitted = root / "submitted"
     solution = lean_notebook(nbformat.read(solution_path(LESSON), as_version=4))
     corpus = [(name, honest_notebook(name)) for name in HONEST_CORPUS] if with_screen else []
-    for student, nb in [(HONEST, solution), *corpus, *((f.name, notebook(f)) for f in forgeries)]:
-        folder = submitted / student / ASSIGNMENT
+    for student, nb, assignment in [(HONEST, solution, ASSIGNMENT), *((n, nb, ASSIGNMENT) for n, nb in corpus),
+                                    *((f.name, notebook(f), f.assignment) for f in forgeries)]:
+        folder = submitted / student / assignment
         folder.mkdir(parents=True)
-        nbformat.write(nb, folder / LESSON.notebook)
+        nbformat.write(nb, folder / lessons.load(assignment).notebook)
     with contextlib.nullcontext() if with_screen else without_screen():
         records = grade_all(discover([submitted]), root / "results", jobs=2, limits=LIMITS)
-    return {r["student"]: json.loads((root / "results" / r["student"] / f"{ASSIGNMENT}.json").read_text())
+    return {r["student"]: json.loads((root / "results" / r["student"] / f"{r['assignment']}.json").read_text())
             for r in records}
 
 
