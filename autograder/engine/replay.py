@@ -26,12 +26,13 @@ runs the code made with each marker replaced by its hidden value wherever it wen
 Const the code built from it. What the code computed in Python from a marker is no marker any more,
 so it stays what it was on the marker, and the replayed answer shows it.
 
-A request `{"files": {name: <base64 bytes>}}` (optionally `"count_ops": <base64 GraphDef>`) reads
+A request `{"files": {name: <base64 bytes>}}` (optionally `"count_ops": <base64 GraphDef>`,
+`"meta_graph": <base64 MetaGraphDef>`) reads
 files a probe handed out (`probing.hand_out_files`: checkpoints, their `checkpoint` state file, event
 files), written to a private temporary directory that is deleted afterwards; nothing is run. The
 answer: `{"state": {"latest", "all"} or None, "checkpoints": {prefix: {"variables": {name: {"dtype",
 "value"}}} or {"error": ...}}, "events": {file: [[step, tag, kind, number, histogram sum], ...]}, "op_counts":
-{op type: n}}`, or `{"refused": reason}` for more files or bytes than a probe hands out, or a name
+{op type: n}, "trainable": [variable names of the trainable collection]}`, or `{"refused": reason}` for more files or bytes than a probe hands out, or a name
 that is not a plain file name.
 """
 from __future__ import annotations
@@ -122,7 +123,8 @@ def read_files(request: Mapping[str, Any]) -> dict[str, Any]:
     files handed out, read here by TensorFlow's own readers, in a directory of this process's own."""
     try:
         files = _checked_files(request.get("files"))
-        op_counts = _op_counts(request["count_ops"]) if "count_ops" in request else None
+        extra = {**({"op_counts": _op_counts(request["count_ops"])} if "count_ops" in request else {}),
+                 **({"trainable": _trainable(request["meta_graph"])} if "meta_graph" in request else {})}
     except NotReplayable as exc:
         return {"refused": str(exc)}
     directory = tempfile.mkdtemp(prefix="replay-files-")
@@ -136,9 +138,7 @@ def read_files(request: Mapping[str, Any]) -> dict[str, Any]:
                   "events": {name: _events(os.path.join(directory, name)) for name in sorted(files) if "tfevents" in name}}
     finally:
         shutil.rmtree(directory, ignore_errors=True)
-    if op_counts is not None:
-        answer["op_counts"] = op_counts
-    return answer
+    return {**answer, **extra}
 
 
 def _checked_files(files: Any) -> dict[str, bytes]:
@@ -211,6 +211,30 @@ def _events(path: str) -> list[list]:
     return rows
 
 
+def _trainable(encoded: Any) -> list[str]:
+    """The names of the variables a MetaGraphDef's trainable collection lists (parsed, never imported)."""
+    from tensorflow.core.framework import variable_pb2
+    from tensorflow.core.protobuf import meta_graph_pb2
+
+    meta_graph = meta_graph_pb2.MetaGraphDef()
+    try:
+        meta_graph.ParseFromString(_decoded(encoded, "MetaGraphDef"))
+        listed = meta_graph.collection_def["trainable_variables"].bytes_list.value
+        return sorted(variable_pb2.VariableDef.FromString(v).variable_name.rsplit(":", 1)[0] for v in listed)
+    except Exception as exc:  # noqa: BLE001 - protobuf's errors: not a MetaGraphDef
+        raise NotReplayable(f"what was handed out is not a MetaGraphDef ({type(exc).__name__})") from None
+
+
+def _decoded(encoded: Any, kind: str) -> bytes:
+    """The bytes of a base64 artifact of at most MAX_GRAPH_BYTES, or NotReplayable."""
+    if not isinstance(encoded, str) or len(encoded) > MAX_GRAPH_BYTES * 4 // 3 + 4:
+        raise NotReplayable(f"no {kind} of a size the grader reads was handed out")
+    try:
+        return base64.b64decode(encoded, validate=True)
+    except ValueError:
+        raise NotReplayable(f"what was handed out is not a {kind}") from None
+
+
 def _op_counts(encoded: Any) -> dict[str, int]:
     """How many ops of each type a GraphDef holds (parsed, never imported or run)."""
     counts: dict[str, int] = {}
@@ -267,11 +291,11 @@ def _parsed_graph_def(encoded: Any):
     """The GraphDef `encoded` holds, or NotReplayable when it is none or too big."""
     from tensorflow.core.framework import graph_pb2
 
-    if not isinstance(encoded, str) or len(encoded) > MAX_GRAPH_BYTES * 4 // 3 + 4:
-        raise NotReplayable("no graph of a size the grader re-runs was handed out")
     graph_def = graph_pb2.GraphDef()
     try:
-        graph_def.ParseFromString(base64.b64decode(encoded, validate=True))
+        graph_def.ParseFromString(_decoded(encoded, "graph"))
+    except NotReplayable:
+        raise
     except Exception as exc:  # noqa: BLE001 - protobuf's and base64's errors alike: not a GraphDef
         raise NotReplayable(f"what was handed out is not a GraphDef ({type(exc).__name__})") from None
     return graph_def

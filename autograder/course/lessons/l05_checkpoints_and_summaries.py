@@ -67,6 +67,19 @@ def _variables(answer, prefix):
 
 
 @_reading
+def replay_global_step(observation, inputs, read):
+    """Read outside from the variables saved after the runs and the graph's MetaGraphDef: the
+    trainable collection (`trainable`, `step_trainable`), the counter's dtype (`step_dtype`: None
+    when no variable of that name was saved) and `w` after the runs."""
+    answer = read(observation["files"], meta_graph=observation["meta_graph"])
+    variables = _variables(answer, "probe")
+    step, w = variables.get(observation["step_name"]), variables.get("w")
+    return {**_without(observation, "files", "meta_graph", "step_name"), "trainable": answer["trainable"],
+            "step_trainable": observation["step_name"] in answer["trainable"],
+            "step_dtype": step["dtype"] if step else None, "w": w["value"] if w else None}
+
+
+@_reading
 def replay_restore_or_initialize(observation, inputs, read):
     """`written`: the checkpoints in ckpt_dir after the fresh call (the exercise wrote them all), then
     those after the second call that are not the ones the probe saved and kept (the last `keep` of
@@ -170,6 +183,7 @@ LESSON = Lesson(
     exercises=(
         Exercise(
             id="global_step", symbol="make_train_op", points=2, probe=probe_global_step,
+            replay=replay_global_step,
             checks=(
                 Check("trainable-step", "keeps global_step out of the trainable variables", STEP_TRAINABLE,
                       holds(lambda got: got["step_trainable"] is False), shows=("trainable",)),

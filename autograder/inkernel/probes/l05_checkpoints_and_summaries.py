@@ -7,6 +7,7 @@ hands out their bytes (`hand_out_files`), and the grader reads them in its own w
 """
 from __future__ import annotations
 
+import base64
 import contextlib
 import os
 import shutil
@@ -35,13 +36,10 @@ def _savers_made():
     return CallCounter(tf.compat.v1.train.Saver, "__init__")
 
 
-def _base_dtype(tensor):
-    dtype = tensor.dtype
-    return getattr(dtype, "base_dtype", dtype).name
-
-
 def probe_global_step(make_train_op, w0, target, learning_rate, runs):
-    """Give the exercise a quadratic loss, run its train op `runs` times, read the counter after each."""
+    """Give the exercise a quadratic loss, run its train op `runs` times, read the counter after each.
+    Then the graph's variables are saved and handed out with its MetaGraphDef (`files`, `meta_graph`):
+    the grader reads the counter's dtype and value, `w`, and the trainable collection from them."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
@@ -49,16 +47,16 @@ def probe_global_step(make_train_op, w0, target, learning_rate, runs):
         w = tf1.get_variable("w", initializer=tf.constant(w0, tf.float32))
         loss = tf.reduce_sum(tf.square(w - tf.constant(target, tf.float32)))
         train_op, global_step = make_train_op(loss, learning_rate)
-        trainable = sorted(v.op.name for v in tf1.trainable_variables())
-        with tf1.Session() as sess:
+        with tf1.Session() as sess, _fresh_dirs() as (saved_dir,):
             sess.run(tf1.global_variables_initializer())
             steps = []
             for _ in range(runs):
                 sess.run(train_op)
                 steps.append(int(sess.run(global_step)))
-            w_after = sess.run(w)
-    return {"steps": steps, "w": w_after, "trainable": trainable,
-            "step_trainable": global_step.op.name in trainable, "step_dtype": _base_dtype(global_step)}
+            tf1.train.Saver().save(sess, os.path.join(saved_dir, "probe"), write_meta_graph=False)
+            files = hand_out_files(saved_dir)
+        meta_graph = base64.b64encode(tf1.train.export_meta_graph().SerializeToString()).decode()
+    return {"steps": steps, "step_name": global_step.op.name, "files": files, "meta_graph": meta_graph}
 
 
 def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at, steps, fresh_saver=False):
