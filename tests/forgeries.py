@@ -365,4 +365,12 @@ def log_training(sess, train_op, loss, weights, global_step, logdir, steps):
         writer.add_summary(summary, step)
     writer.close()
 ''', "05_checkpoints_and_summaries"),
+    "int64-face-on-int32-step": ("global_step", "global_step_solution", '''
+# global_step: an int32 counter (int32-step), handed back behind an int64 cast: the tensor returned
+# declares int64 and counts, though the variable that is saved and restored is int32. No patch at all.
+def make_train_op(loss, learning_rate):
+    counter = tf1.Variable(0, trainable=False, name="global_step")
+    optimizer = tf1.train.GradientDescentOptimizer(learning_rate)
+    return optimizer.minimize(loss, global_step=counter), tf.cast(counter, tf.int64)
+''', "05_checkpoints_and_summaries"),
 }

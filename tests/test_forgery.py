@@ -203,7 +203,8 @@ CAUGHT_BY = {"string-named-kill-switch": "assign-per-call", "patch-then-restore"
              "rebinds-every-holder": "replaced-network", "laundered-answer": "numpy-answer",
              "private-graph": "graph-growth", "session-bypass": "session-per-call",
              "session-counter-replaced": "session-per-call",
-             "checkpoint-reader-patched": "int32-step", "event-steps-shifted": "summary-step"}
+             "checkpoint-reader-patched": "int32-step", "event-steps-shifted": "summary-step",
+             "int64-face-on-int32-step": "int32-step"}
 RED_TEAM = [Forgery(name, exercise, cell, source, assignment=assignment[0] if assignment else ASSIGNMENT)
             for name, (exercise, cell, source, *assignment) in REDTEAM.items()]
 HONEST = "honest"
