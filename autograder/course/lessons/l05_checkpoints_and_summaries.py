@@ -79,16 +79,31 @@ def replay_global_step(observation, inputs, read):
             "step_dtype": step["dtype"] if step else None, "w": w["value"] if w else None}
 
 
+def _w_and_step(answer):
+    """(w, step) in the probe's checkpoint `state` as read outside, or "uninitialized" for both when
+    the probe could not save them (variables left uninitialised)."""
+    variables = _variables(answer, "state")
+    if "w" not in variables or "global_step" not in variables:
+        return "uninitialized", "uninitialized"
+    return variables["w"]["value"], int(variables["global_step"]["value"])
+
+
 @_reading
 def replay_restore_or_initialize(observation, inputs, read):
-    """`written`: the checkpoints in ckpt_dir after the fresh call (the exercise wrote them all), then
-    those after the second call that are not the ones the probe saved and kept (the last `keep` of
-    `save_at`), read from the files handed out."""
+    """Read outside: `w` and the step after each call, from the probe's checkpoints of them (`fresh_w`,
+    `fresh_step`, `restored_w`, `restored_step`); `written`: the checkpoints in ckpt_dir after the
+    fresh call (the exercise wrote them all), then those after the second call that are not the ones
+    the probe saved and kept (the last `keep` of `save_at`)."""
     fresh = sorted(read(observation["fresh_files"])["checkpoints"])
     after = read(observation["files"])["checkpoints"]
     saved = {f"model-{step}" for step in inputs["save_at"][-inputs["keep"]:]}
-    return {**_without(observation, "fresh_files", "files"),
-            "written": fresh + sorted(set(after) - saved - set(fresh))}
+    fresh_w, fresh_step = _w_and_step(read(observation["fresh_state"]))
+    restored_w, restored_step = _w_and_step(read(observation["state"]))
+    if restored_step == "uninitialized":  # the probe saved them, or raised: these files were not its own
+        raise _Refused("the checkpoint of w and the step after the restore was not handed out")
+    return {**_without(observation, "fresh_files", "files", "fresh_state", "state"),
+            "written": fresh + sorted(set(after) - saved - set(fresh)), "fresh_w": fresh_w, "fresh_step": fresh_step,
+            "restored_w": restored_w, "restored_step": restored_step}
 
 
 def _step_dtype(answer, prefix):
@@ -115,12 +130,20 @@ def replay_train_resumable(observation, inputs, read):
 
 @_reading
 def replay_renaming_saver(observation, inputs, read):
-    """The names the Saver wrote (`saver_names`), read outside from the checkpoint it saved, and
-    whether a sibling scope's variables are among them."""
+    """Read outside: the names the exercise's Saver wrote (`saver_names`, and whether a sibling
+    scope's are among them), and from the probe's checkpoint of the new graph after the restore,
+    each new_scope variable's value (`restored`), `head`'s, and the non-trainable variables still
+    all zeros, their initial value (`untouched_non_trainable`; the saved ones are random normal)."""
     names = sorted(_variables(read(observation["written_files"]), "written"))
+    state = _variables(read(observation["state_files"]), "state")
+    restored = {name: (state.get(f"{inputs['new_scope']}/{name}") or {}).get("value")
+                for name, *_ in inputs["variables"]}
     sibling = f"{inputs['old_scope']}{inputs.get('sibling', '')}/"
-    return {**_without(observation, "written_files"), "saver_names": names,
-            "sibling_in_saver": bool(inputs.get("sibling")) and any(n.startswith(sibling) for n in names)}
+    return {**_without(observation, "written_files", "state_files"), "saver_names": names,
+            "sibling_in_saver": bool(inputs.get("sibling")) and any(n.startswith(sibling) for n in names),
+            "restored": restored, "head": (state.get("head/kernel") or {}).get("value"),
+            "untouched_non_trainable": [name for name, _, *trainable in inputs["variables"]
+                                        if trainable == [False] and not np.any(restored[name])]}
 
 
 @_reading

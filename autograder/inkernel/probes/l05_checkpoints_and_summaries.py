@@ -66,18 +66,21 @@ def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at
     would: it remembers no checkpoint of its own, so only the directory says which is the newest.
 
     The session the exercise gets is never the default one: another session of the same graph is,
-    and it must stay untouched. Savers the exercise builds are counted; the directory's files after
-    each call are handed out (`fresh_files`, `files`): the grader reads which checkpoints they hold.
+    and it must stay untouched. Savers the exercise builds are counted. Handed out for the grader to
+    read: the directory's files after each call (`fresh_files`, `files`), and a checkpoint the probe
+    writes of `w` and the step after each call (`fresh_state`, `state`; none after the fresh call
+    when the variables were left uninitialised).
     """
     import tensorflow as tf
 
     tf1 = tf.compat.v1
-    with tf.Graph().as_default(), _fresh_dirs() as (ckpt_dir,), _savers_made() as savers:
+    with tf.Graph().as_default(), _fresh_dirs(3) as (ckpt_dir, fresh_dir, state_dir), _savers_made() as savers:
         w = tf1.get_variable("w", [size], initializer=tf1.random_normal_initializer(seed=seed))
         global_step = tf1.train.get_or_create_global_step()
         advance = tf.group(w.assign_add(tf.ones([size])), global_step.assign_add(1))
         saver = tf1.train.Saver(max_to_keep=keep)
         restorer = tf1.train.Saver(max_to_keep=keep) if fresh_saver else saver
+        state = tf1.train.Saver({"w": w, "global_step": global_step})
         probe_savers = savers.count
         with tf1.Session() as default_session:  # the default session: the exercise must use `sess`
             sess = tf1.Session()
@@ -88,9 +91,8 @@ def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at
                 fresh_error, fresh_returned = type(exc).__name__, None
             fresh_files = hand_out_files(ckpt_dir)
             try:
-                fresh_w, fresh_step = sess.run(w), int(sess.run(global_step))
+                state.save(sess, os.path.join(fresh_dir, "state"), write_meta_graph=False)
             except tf.errors.FailedPreconditionError:
-                fresh_w = fresh_step = "uninitialized"
                 sess.run(tf1.global_variables_initializer())
             for step in range(1, steps + 1):
                 sess.run(advance)
@@ -100,7 +102,7 @@ def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at
             sess = tf1.Session()
             returned = restore_or_initialize(sess, restorer, ckpt_dir)
             files = hand_out_files(ckpt_dir)
-            restored_w, restored_step = sess.run(w), int(sess.run(global_step))
+            state.save(sess, os.path.join(state_dir, "state"), write_meta_graph=False)
             sess.close()
             try:
                 default_session.run(w)
@@ -108,15 +110,15 @@ def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at
             except tf.errors.FailedPreconditionError:
                 used_default = False
         exercise_savers = savers.count - probe_savers
+        fresh_state, restored_state = hand_out_files(fresh_dir), hand_out_files(state_dir)
     if returned:
         where = os.path.normpath(os.path.dirname(os.path.abspath(returned)))
         shown = os.path.basename(returned) if where == os.path.normpath(ckpt_dir) else f"(not in ckpt_dir) {returned}"
     else:
         shown = returned
-    return {"fresh_error": fresh_error, "fresh_returned": fresh_returned, "fresh_w": fresh_w,
-            "fresh_step": fresh_step, "returned": shown, "restored_w": restored_w,
-            "restored_step": restored_step, "used_default_session": used_default,
-            "savers_built": exercise_savers, "fresh_files": fresh_files, "files": files}
+    return {"fresh_error": fresh_error, "fresh_returned": fresh_returned, "returned": shown,
+            "used_default_session": used_default, "savers_built": exercise_savers,
+            "fresh_files": fresh_files, "files": files, "fresh_state": fresh_state, "state": restored_state}
 
 
 def probe_train_resumable(train_resumable, seed, total_steps, save_every, max_to_keep, crashes):
@@ -171,16 +173,18 @@ def probe_renaming_saver(build_renaming_saver, old_scope, new_scope, variables, 
     A `variables` entry is [name, shape] or [name, shape, trainable]. With `sibling`, the checkpoint
     also holds `old_scope + sibling/<name>` and the new graph `new_scope + sibling/<name>`: scopes
     whose names share the prefix, which must be left out.
+
+    Handed out for the grader to read: the checkpoint the exercise's Saver writes after the restore
+    (`written_files`), and one the probe writes of the new graph's variables (`state_files`).
     """
     import tensorflow as tf
 
     tf1 = tf.compat.v1
     specs = [(v[0], v[1], v[2] if len(v) > 2 else True) for v in variables]
-    with _fresh_dirs(2) as (ckpt_dir, out_dir):
+    with _fresh_dirs(3) as (ckpt_dir, out_dir, state_dir):
         with tf.Graph().as_default():
-            saved = {}
             for i, (name, shape, trainable) in enumerate(specs):
-                saved[name] = tf1.get_variable(f"{old_scope}/{name}", shape, trainable=trainable,
+                tf1.get_variable(f"{old_scope}/{name}", shape, trainable=trainable,
                                                initializer=tf1.random_normal_initializer(seed=seed + i))
                 if sibling:
                     tf1.get_variable(f"{old_scope}{sibling}/{name}", shape, initializer=tf1.ones_initializer())
@@ -188,7 +192,6 @@ def probe_renaming_saver(build_renaming_saver, old_scope, new_scope, variables, 
             tf1.train.get_or_create_global_step()
             with tf1.Session() as sess:
                 sess.run(tf1.global_variables_initializer())
-                saved = {name: sess.run(v) for name, v in saved.items()}
                 ckpt_path = tf1.train.Saver().save(sess, os.path.join(ckpt_dir, "pretrained"))
         with tf.Graph().as_default():
             new_vars = [tf1.get_variable(f"{new_scope}/{name}", shape, trainable=trainable,
@@ -198,6 +201,7 @@ def probe_renaming_saver(build_renaming_saver, old_scope, new_scope, variables, 
                     tf1.get_variable(f"{new_scope}{sibling}/{name}", shape, initializer=tf1.zeros_initializer())
             head = tf1.get_variable("head/kernel", [2, 1], initializer=tf1.zeros_initializer())
             saver = build_renaming_saver(ckpt_path, old_scope, new_scope)
+            state = tf1.train.Saver({v.op.name: v for v in [*new_vars, head]})
             with tf1.Session() as sess:
                 sess.run(tf1.global_variables_initializer())
                 restore_error = None
@@ -205,14 +209,10 @@ def probe_renaming_saver(build_renaming_saver, old_scope, new_scope, variables, 
                     saver.restore(sess, ckpt_path)
                 except tf.errors.OpError as exc:
                     restore_error = type(exc).__name__
-                restored = {name: sess.run(v) for (name, _, _), v in zip(specs, new_vars)}
-                head_value = sess.run(head)
+                state.save(sess, os.path.join(state_dir, "state"), write_meta_graph=False)
                 saver.save(sess, os.path.join(out_dir, "written"), write_meta_graph=False)
-        written_files = hand_out_files(out_dir)
-    untouched = [name for name, _, trainable in specs
-                 if not trainable and not np.any(restored[name]) and np.any(saved[name])]
-    return {"restore_error": restore_error, "restored": restored, "head": head_value,
-            "written_files": written_files, "untouched_non_trainable": untouched}
+        written_files, state_files = hand_out_files(out_dir), hand_out_files(state_dir)
+    return {"restore_error": restore_error, "written_files": written_files, "state_files": state_files}
 
 
 def probe_best_keeper(best_keeper_cls, val_losses, save_every):
