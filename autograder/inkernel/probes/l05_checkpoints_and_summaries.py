@@ -39,7 +39,7 @@ def _savers_made():
 def probe_global_step(make_train_op, w0, target, learning_rate, runs):
     """Give the exercise a quadratic loss, run its train op `runs` times, read the counter after each.
     Then the graph's variables are saved and handed out with its MetaGraphDef (`files`, `meta_graph`):
-    the grader reads the counter's dtype and value, `w`, and the trainable collection from them."""
+    the grader reads the counter's dtype, `w` and the trainable collection from them."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
