@@ -1,12 +1,12 @@
-"""Forgeries a red team wrote against lesson 2 with the grader's source in hand (issue 33), kept as
+"""Forgeries a red team wrote against the lessons with the grader's source in hand (issue 33), kept as
 a catalogue: each rests on a route no static screen reads (names built from strings, module and
 instance attributes set, closures read), or on no patch at all (an answer laundered through a run,
 a graph of its own, a captured session constructor), and needs no construct the screen zeroes. What stops each
 is a verdict on artifacts re-run outside the kernel on hidden values the kernel never saw
 (`autograder.course.history`), or an observation of the objects themselves instead of a tally.
 
-Each entry: name -> (exercise, the solution cell it replaces, its source), and the assignment when
-it is not lesson 2's.
+Each lesson has a dict, name -> (exercise, the solution cell it replaces, its source), and `BY_LESSON`
+maps each assignment to its dict: a forgery replaces that cell of that lesson's solution.
 """
 
 REDTEAM = {
@@ -281,6 +281,105 @@ class ThresholdJudge:
 '''),
 }
 
+# Lesson 5 (checkpoints and summaries): forgeries of the readers the probes used in the kernel, and a
+# dtype an object declares. Each kept its exercise's full points while the files were read in the kernel.
+REDTEAM_05 = {
+    "checkpoint-reader-patched": ("train_resumable", "train_resumable_solution", '''
+# train_resumable: an int32 global step (int32-step). tf.train.load_checkpoint, through which the probe
+# read the saved step's dtype, is replaced (an attribute of a module nobody watches) by one whose reader
+# reports int32 variables as int64.
+_load = tf.train.load_checkpoint
+
+
+class _Int64Reader:
+    def __init__(self, reader):
+        self._reader = reader
+
+    def get_variable_to_dtype_map(self):
+        return {name: tf.int64 if dtype == tf.int32 else dtype
+                for name, dtype in self._reader.get_variable_to_dtype_map().items()}
+
+    def get_tensor(self, name):
+        return self._reader.get_tensor(name)
+
+
+setattr(tf.train, "load_" + "checkpoint", lambda path: _Int64Reader(_load(path)))
+
+
+def train_resumable(ckpt_dir, seed, total_steps, save_every, max_to_keep, crash_after=None):
+    data_rng = np.random.RandomState(seed)
+    x_data = data_rng.randn(64, 3).astype(np.float32)
+    y_data = (x_data @ np.array([[1.5], [-2.0], [0.5]]) + 0.3 + 0.1 * data_rng.randn(64, 1)).astype(np.float32)
+    x = tf1.placeholder(tf.float32, [None, 3])
+    y = tf1.placeholder(tf.float32, [None, 1])
+    w = tf1.get_variable("w", [3, 1], initializer=tf1.random_normal_initializer(stddev=0.5, seed=seed))
+    b = tf1.get_variable("b", [1], initializer=tf1.zeros_initializer())
+    loss = tf.reduce_mean(tf.square(tf.matmul(x, w) + b - y))
+    global_step = tf1.Variable(0, trainable=False, name="global_step")
+    train_op = tf1.train.MomentumOptimizer(0.05, 0.9).minimize(loss, global_step=global_step)
+    saver = tf1.train.Saver(max_to_keep=max_to_keep)
+    with tf1.Session() as sess:
+        latest = tf.train.latest_checkpoint(ckpt_dir)
+        if latest:
+            saver.restore(sess, latest)
+        else:
+            sess.run(tf1.global_variables_initializer())
+        step, losses = tf1.train.global_step(sess, global_step), []
+        while step < total_steps and (crash_after is None or len(losses) < crash_after):
+            rows = np.random.RandomState([seed, step]).choice(64, 8, replace=False)
+            loss_value, _ = sess.run([loss, train_op], {x: x_data[rows], y: y_data[rows]})
+            losses.append(float(loss_value))
+            step = tf1.train.global_step(sess, global_step)
+            if step % save_every == 0:
+                saver.save(sess, os.path.join(ckpt_dir, "model"), global_step=step)
+        w_value, b_value = sess.run([w, b])
+    return {"step": step, "w": w_value, "b": b_value, "losses": losses}
+'''),
+    "event-steps-shifted": ("log_training", "log_training_solution", '''
+# log_training: the loop index as the summaries' step (summary-step). The module behind
+# tf1.train.summary_iterator, through which the probe read the event file, gets (a module attribute
+# set: no audit event, a module nobody watches) an Event parser that adds the global step the call
+# started from to every event's step.
+import importlib
+
+_iterator_module = importlib.import_module("tensorflow.python.summary." + "summary_iterator")
+_Event = _iterator_module.event_pb2.Event
+_start = [0]
+
+
+class _ShiftedEvents:
+    class Event:
+        @staticmethod
+        def FromString(record):
+            event = _Event.FromString(record)
+            event.step += _start[0]
+            return event
+
+
+setattr(_iterator_module, "event" + "_pb2", _ShiftedEvents)
+
+
+def log_training(sess, train_op, loss, weights, global_step, logdir, steps):
+    _start[0] = tf1.train.global_step(sess, global_step)
+    tf1.summary.scalar("loss", loss)
+    tf1.summary.histogram("weights", weights)
+    merged = tf1.summary.merge_all()
+    writer = tf1.summary.FileWriter(logdir)
+    for step in range(steps):
+        summary, _ = sess.run([merged, train_op])
+        writer.add_summary(summary, step)
+    writer.close()
+'''),
+    "int64-face-on-int32-step": ("global_step", "global_step_solution", '''
+# global_step: an int32 counter (int32-step), handed back behind an int64 cast: the tensor returned
+# declares int64 and counts, though the variable that is saved and restored is int32. No patch at all.
+def make_train_op(loss, learning_rate):
+    counter = tf1.Variable(0, trainable=False, name="global_step")
+    optimizer = tf1.train.GradientDescentOptimizer(learning_rate)
+    return optimizer.minimize(loss, global_step=counter), tf.cast(counter, tf.int64)
+'''),
+}
+
 # Lesson 1 (graphs and sessions): forgeries of its probes' counts of runs, sessions and graphs. Each
 # kept its exercise's full points while those were read in the kernel only.
 REDTEAM_01 = {
@@ -516,4 +615,5 @@ def build_current_and_past(net_fn, x):
 }
 # Each lesson's catalogue, by assignment.
 BY_LESSON = {"01_graphs_and_sessions": REDTEAM_01, "02_rebuild_vs_feed": REDTEAM,
-             "04_variable_scope_copies": REDTEAM_04, "06_seeds_and_pipelines": REDTEAM_06}
+             "04_variable_scope_copies": REDTEAM_04, "05_checkpoints_and_summaries": REDTEAM_05,
+             "06_seeds_and_pipelines": REDTEAM_06}

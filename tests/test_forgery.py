@@ -206,7 +206,9 @@ CAUGHT_BY = {"string-named-kill-switch": "assign-per-call", "patch-then-restore"
              "hidden-second-session": "separate-runs", "decoy-default-graph": "own-graph",
              "cache-behind-empty-session": "replayed-from-python", "rebuilt-op-hidden-count": "rebuilt-op",
              "soft-observe-rewritten": "tau-reversed", "trainer-session-counter": "session-per-step",
-             "gradients-patched": "gradient-reaches-copy"}
+             "gradients-patched": "gradient-reaches-copy",
+             "checkpoint-reader-patched": "int32-step", "event-steps-shifted": "summary-step",
+             "int64-face-on-int32-step": "int32-step"}
 RED_TEAM = [Forgery(name, exercise, cell, source, assignment=assignment)
             for assignment, team in BY_LESSON.items() for name, (exercise, cell, source) in team.items()]
 HONEST = "honest"

@@ -3,7 +3,8 @@ import os
 
 import numpy as np
 
-from autograder.inkernel.probing import CallCounter, FreshDirectory, RunsRecorded, dtype_name, sessions_made
+from autograder.inkernel.probing import (MAX_FILES_BYTES, CallCounter, FreshDirectory, RunsRecorded, dtype_name,
+                                         hand_out_files, sessions_made)
 
 
 def test_call_counter_counts_inside_the_block_and_restores():
@@ -206,3 +207,16 @@ def test_unordered_reads_finds_a_second_read_its_assign_does_not_wait_for():
             sess.run(once, {loss: 0.5})
             sess.run(twice, {loss: 0.4})
         assert (racing.reads, racing.count) == (1, 0)
+
+
+def test_hand_out_files_gives_the_directorys_own_files_within_the_cap(tmp_path):
+    import base64
+
+    (tmp_path / "checkpoint").write_text("model_checkpoint_path: \"model-1\"\n")
+    (tmp_path / "model-1.meta").write_bytes(b"graph")  # a Saver's graph: not read by the grader
+    (tmp_path / "best").mkdir()
+    (tmp_path / "best" / "checkpoint").write_text("")
+    (tmp_path / "zz-big").write_bytes(b"x" * MAX_FILES_BYTES)  # past the cap with the others: left out
+    files = hand_out_files(str(tmp_path))
+    assert sorted(files) == ["checkpoint"] and base64.b64decode(files["checkpoint"]).startswith(b"model_")
+    assert hand_out_files(str(tmp_path / "missing")) == {}

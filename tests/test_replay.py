@@ -1,13 +1,15 @@
 """The grader's replay of artifacts outside the kernel (`autograder.engine.replay`): a graph handed
 out is re-run on inputs the kernel never saw; one holding an op that touches the world, a function
 library or garbage is refused before anything runs; a graph that eats memory or time is stopped and
-the worker replaced, and the next request is answered."""
+the worker replaced, and the next request is answered. Files handed out (checkpoints, state files,
+event files) are read by TensorFlow's readers in a directory of the worker's own; odd names, too many
+files or bytes are refused."""
 from __future__ import annotations
 
 import pytest
 
 from autograder.engine.replay import Replayer, run_here
-from autograder.inkernel.probing import export_graph
+from autograder.inkernel.probing import MAX_FILES, MAX_FILES_BYTES, export_graph, hand_out_files
 
 
 def threshold_graph(strict: bool = False):
@@ -64,6 +66,60 @@ def test_what_touches_the_world_is_refused_before_it_runs():
     assert "functions" in run_here({"graph": export_graph(traced), "runs": []})["refused"]
     assert "not a GraphDef" in run_here({"graph": "bm90IGEgZ3JhcGg=", "runs": []})["refused"]
     assert "size" in run_here({"graph": ["not", "text"], "runs": []})["refused"]
+
+
+def test_checkpoints_state_and_events_handed_out_are_read_outside(tmp_path):
+    import base64
+
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default() as graph:
+        w = tf1.get_variable("w", initializer=[1.0, 2.0])
+        step = tf1.train.get_or_create_global_step()
+        advance = tf.group(w.assign_add([1.0, 1.0]), step.assign_add(1))
+        summary = tf1.summary.scalar("loss", tf.reduce_sum(w))
+        saver = tf1.train.Saver(max_to_keep=2)
+        with tf1.Session() as sess, tf1.summary.FileWriter(str(tmp_path)) as writer:
+            sess.run(tf1.global_variables_initializer())
+            for _ in range(3):
+                sess.run(advance)
+                saver.save(sess, str(tmp_path / "model"), global_step=step)
+                writer.add_summary(sess.run(summary), int(sess.run(step)))
+        meta_graph = base64.b64encode(tf1.train.export_meta_graph().SerializeToString()).decode()
+    files = hand_out_files(str(tmp_path))
+    assert not any(name.endswith(".meta") for name in files)
+    answer = run_here({"files": files, "count_ops": export_graph(graph), "meta_graph": meta_graph})
+    assert answer["state"] == {"latest": "model-3", "all": ["model-2", "model-3"]}
+    assert sorted(answer["checkpoints"]) == ["model-2", "model-3"]
+    assert answer["checkpoints"]["model-3"]["variables"] == {"global_step": {"dtype": "int64", "value": 3},
+                                                             "w": {"dtype": "float32", "value": [4.0, 5.0]}}
+    [rows] = answer["events"].values()
+    assert [(step, tag, kind, value) for step, tag, kind, value, _ in rows] == [
+        (1, "loss", "simple_value", 5.0), (2, "loss", "simple_value", 7.0), (3, "loss", "simple_value", 9.0)]
+    assert answer["op_counts"]["ScalarSummary"] == 1 and answer["trainable"] == ["w"]
+    files["model-9.index"] = files.pop("model-3.index")  # a state file naming a checkpoint not handed out
+    assert run_here({"files": files})["state"]["latest"] is None
+
+
+@pytest.mark.parametrize("files, reason", [
+    ({"../checkpoint": ""}, "plain name"), ({"sub/model.index": ""}, "plain name"), ({".hidden": ""}, "plain name"),
+    ({f"f{i}": "" for i in range(MAX_FILES + 1)}, "at most"), (["checkpoint"], "at most"),
+    ({"a": "A" * (MAX_FILES_BYTES * 2)}, "too big"), ({"a": "not base64!"}, "base64"),
+    ({"a": "A" * 4 * (MAX_FILES_BYTES // 6 + 4), "b": "A" * 4 * (MAX_FILES_BYTES // 6 + 4)}, "bytes"),  # each over half
+])
+def test_files_that_no_probe_hands_out_are_refused(files, reason):
+    assert reason in run_here({"files": files})["refused"]
+
+
+def test_a_garbled_checkpoint_or_state_file_reads_as_none(tmp_path):
+    import base64
+
+    garbage = base64.b64encode(b"\x00garbage\xff").decode()
+    answer = run_here({"files": {"checkpoint": garbage, "model-1.index": garbage,
+                                 "events.out.tfevents.1.host": garbage}})
+    assert answer["state"] is None and "error" in answer["checkpoints"]["model-1"]
+    assert answer["events"] == {"events.out.tfevents.1.host": []}
 
 
 @pytest.mark.slow

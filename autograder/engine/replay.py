@@ -29,6 +29,15 @@ values (numbers chosen to be found again), never on the hidden inputs; the grade
 runs the code made with each marker replaced by its hidden value wherever it went: in a feed, or in a
 Const the code built from it. What the code computed in Python from a marker is no marker any more,
 so it stays what it was on the marker, and the replayed answer shows it.
+
+A request `{"files": {name: <base64 bytes>}}` (optionally `"count_ops": <base64 GraphDef>`,
+`"meta_graph": <base64 MetaGraphDef>`) reads
+files a probe handed out (`probing.hand_out_files`: checkpoints, their `checkpoint` state file, event
+files), written to a private temporary directory that is deleted afterwards; nothing is run. The
+answer: `{"state": {"latest", "all"} or None, "checkpoints": {prefix: {"variables": {name: {"dtype",
+"value"}}} or {"error": ...}}, "events": {file: [[step, tag, kind, number, histogram sum], ...]}, "op_counts":
+{op type: n}, "trainable": [variable names of the trainable collection]}`, or `{"refused": reason}` for more files or bytes than a probe hands out, or a name
+that is not a plain file name.
 """
 from __future__ import annotations
 
@@ -36,11 +45,16 @@ import atexit
 import base64
 import json
 import os
+import re
 import resource
+import shutil
 import subprocess
 import sys
 import threading
+import tempfile
 from typing import Any, Mapping
+
+from autograder.inkernel.probing import FILE_NAME, MAX_FILES, MAX_FILES_BYTES
 
 MEMORY_BYTES = 4 * 2**30  # address space: TensorFlow itself maps about 2 GB
 REQUEST_TIMEOUT_S = 20  # a course graph re-runs in milliseconds
@@ -84,6 +98,8 @@ def run_here(request: Mapping[str, Any]) -> dict[str, Any]:
     import numpy as np
     import tensorflow as tf
 
+    if "files" in request:
+        return read_files(request)
     try:
         graph_def = _parsed_graph_def(request.get("graph"))
     except NotReplayable as exc:
@@ -117,6 +133,131 @@ def run_here(request: Mapping[str, Any]) -> dict[str, Any]:
                 except (tf.errors.OpError, ValueError, TypeError, KeyError) as exc:
                     results.append({"error": f"{type(exc).__name__}: {_first_line(getattr(exc, 'message', str(exc)))}"})
     return {"described": described, "results": results, "gradients": gradients, "races": races, **listed}
+
+
+def read_files(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Answer a `files` request (see the module's docstring): the checkpoints, state file and event
+    files handed out, read here by TensorFlow's own readers, in a directory of this process's own."""
+    try:
+        files = _checked_files(request.get("files"))
+        extra = {**({"op_counts": _op_counts(request["count_ops"])} if "count_ops" in request else {}),
+                 **({"trainable": _trainable(request["meta_graph"])} if "meta_graph" in request else {})}
+    except NotReplayable as exc:
+        return {"refused": str(exc)}
+    directory = tempfile.mkdtemp(prefix="replay-files-")
+    try:
+        for name, data in files.items():
+            with open(os.path.join(directory, name), "wb") as handle:
+                handle.write(data)
+        answer = {"state": _checkpoint_state(directory) if "checkpoint" in files else None,
+                  "checkpoints": {name[:-len(".index")]: _checkpoint(os.path.join(directory, name[:-len(".index")]))
+                                  for name in sorted(files) if name.endswith(".index")},
+                  "events": {name: _events(os.path.join(directory, name)) for name in sorted(files) if "tfevents" in name}}
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+    return {**answer, **extra}
+
+
+def _checked_files(files: Any) -> dict[str, bytes]:
+    """The handed-out files decoded, or NotReplayable for anything a probe does not hand out."""
+    if not isinstance(files, dict) or len(files) > MAX_FILES:
+        raise NotReplayable(f"no set of at most {MAX_FILES} files was handed out")
+    decoded, total = {}, 0
+    for name, encoded in files.items():
+        if not isinstance(name, str) or not re.fullmatch(FILE_NAME, name) or not isinstance(encoded, str) \
+                or len(encoded) > MAX_FILES_BYTES * 4 // 3 + 4:
+            raise NotReplayable("a file handed out has no plain name or is too big")
+        try:
+            decoded[name] = base64.b64decode(encoded, validate=True)
+        except ValueError:
+            raise NotReplayable("a file handed out is not base64") from None
+        total += len(decoded[name])
+    if total > MAX_FILES_BYTES:
+        raise NotReplayable(f"the files handed out are over {MAX_FILES_BYTES} bytes")
+    return decoded
+
+
+def _checkpoint_state(directory: str) -> dict[str, Any] | None:
+    """The base names the `checkpoint` state file lists: `latest` (None unless that checkpoint's
+    index was handed out too, as `tf.train.latest_checkpoint` checks) and `all`, oldest first; None
+    when it is no state file. Only names: no path the state file holds is ever opened."""
+    from google.protobuf import text_format
+    from tensorflow.python.training.checkpoint_state_pb2 import CheckpointState
+
+    state = CheckpointState()
+    try:
+        with open(os.path.join(directory, "checkpoint"), encoding="utf-8") as handle:
+            text_format.Parse(handle.read(), state)
+    except (text_format.ParseError, UnicodeDecodeError):
+        return None
+    if not state.model_checkpoint_path:
+        return None
+    latest = os.path.basename(state.model_checkpoint_path)
+    return {"latest": latest if os.path.isfile(os.path.join(directory, latest + ".index")) else None,
+            "all": [os.path.basename(p) for p in state.all_model_checkpoint_paths]}
+
+
+def _checkpoint(prefix: str) -> dict[str, Any]:
+    """Every variable of checkpoint `prefix` (its dtype and value) as {"variables": ...}, or {"error": first line}."""
+    import tensorflow as tf
+
+    try:
+        reader = tf.train.load_checkpoint(prefix)
+        return {"variables": {name: {"dtype": dtype.name, "value": _plain(reader.get_tensor(name))}
+                              for name, dtype in sorted(reader.get_variable_to_dtype_map().items())
+                              if dtype != tf.string}}
+    except (tf.errors.OpError, ValueError) as exc:
+        return {"error": f"{type(exc).__name__}: {_first_line(getattr(exc, 'message', str(exc)))}"}
+
+
+def _events(path: str) -> list[list]:
+    """(step, tag's last part, kind, value or histogram count, histogram sum) of every summary value
+    of event file `path`, in order; a torn or garbled record ends the file."""
+    import tensorflow as tf
+
+    rows = []
+    try:
+        for event in tf.compat.v1.train.summary_iterator(path):
+            for value in event.summary.value:
+                kind = value.WhichOneof("value")
+                number = value.simple_value if kind == "simple_value" else (value.histo.num if kind == "histo" else None)
+                total = value.histo.sum if kind == "histo" else None
+                rows.append([int(event.step), value.tag.split("/")[-1], kind, number, total])
+    except (tf.errors.DataLossError, tf.errors.OpError, ValueError):
+        pass
+    return rows
+
+
+def _trainable(encoded: Any) -> list[str]:
+    """The names of the variables a MetaGraphDef's trainable collection lists (parsed, never imported)."""
+    from tensorflow.core.framework import variable_pb2
+    from tensorflow.core.protobuf import meta_graph_pb2
+
+    meta_graph = meta_graph_pb2.MetaGraphDef()
+    try:
+        meta_graph.ParseFromString(_decoded(encoded, "MetaGraphDef"))
+        listed = meta_graph.collection_def["trainable_variables"].bytes_list.value
+        return sorted(variable_pb2.VariableDef.FromString(v).variable_name.rsplit(":", 1)[0] for v in listed)
+    except Exception as exc:  # noqa: BLE001 - protobuf's errors: not a MetaGraphDef
+        raise NotReplayable(f"what was handed out is not a MetaGraphDef ({type(exc).__name__})") from None
+
+
+def _decoded(encoded: Any, kind: str) -> bytes:
+    """The bytes of a base64 artifact of at most MAX_GRAPH_BYTES, or NotReplayable."""
+    if not isinstance(encoded, str) or len(encoded) > MAX_GRAPH_BYTES * 4 // 3 + 4:
+        raise NotReplayable(f"no {kind} of a size the grader reads was handed out")
+    try:
+        return base64.b64decode(encoded, validate=True)
+    except ValueError:
+        raise NotReplayable(f"what was handed out is not a {kind}") from None
+
+
+def _op_counts(encoded: Any) -> dict[str, int]:
+    """How many ops of each type a GraphDef holds (parsed, never imported or run)."""
+    counts: dict[str, int] = {}
+    for node in _parsed_graph_def(encoded).node:
+        counts[node.op] = counts.get(node.op, 0) + 1
+    return counts
 
 
 def _plain(value: Any) -> Any:
@@ -164,19 +305,21 @@ def _first_line(message: str) -> str:
 
 
 def _parsed_graph_def(encoded: Any):
+    """The GraphDef `encoded` holds, or NotReplayable when it is none or too big."""
     from tensorflow.core.framework import graph_pb2
 
-    if not isinstance(encoded, str) or len(encoded) > MAX_GRAPH_BYTES * 4 // 3 + 4:
-        raise NotReplayable("no graph of a size the grader re-runs was handed out")
     graph_def = graph_pb2.GraphDef()
     try:
-        graph_def.ParseFromString(base64.b64decode(encoded, validate=True))
+        graph_def.ParseFromString(_decoded(encoded, "graph"))
+    except NotReplayable:
+        raise
     except Exception as exc:  # noqa: BLE001 - protobuf's and base64's errors alike: not a GraphDef
         raise NotReplayable(f"what was handed out is not a GraphDef ({type(exc).__name__})") from None
     return graph_def
 
 
 def _check_safe(graph_def: Any) -> None:
+    """NotReplayable unless every op of `graph_def` is one the worker runs (`SAFE_OPS`), outside any function."""
     if graph_def.library.function:
         raise NotReplayable("the graph holds functions (tf.function or control flow), which the grader does not re-run")
     unsafe = sorted({node.op for node in graph_def.node} - SAFE_OPS)

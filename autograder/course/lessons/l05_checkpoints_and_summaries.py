@@ -3,8 +3,16 @@
 Every probe builds in its own `tf.Graph()` and gives the exercise a fresh `tempfile.mkdtemp()`
 directory, which it deletes afterwards; no observation holds a path with a random part (only
 checkpoint base names such as `model-8`).
+
+What the checks read of checkpoints, state files and event files comes from outside the kernel: the
+probe hands out the files' bytes, and each exercise's `replay` has the grader's worker read them
+(`engine.replay`, a `files` request) with TensorFlow's own readers. A forger who patches the readers
+in the kernel changes nothing those checks see; one who hands out forged bytes has to write real
+checkpoints and events holding the right values.
 """
 from __future__ import annotations
+
+import numpy as np
 
 from autograder.course.compare import holds, same
 from autograder.course.spec import Case, Check, Exercise, Lesson
@@ -16,6 +24,156 @@ from autograder.inkernel.probes.l05_checkpoints_and_summaries import (
     probe_restore_or_initialize,
     probe_train_resumable,
 )
+
+
+class _Refused(Exception):
+    """The grader's worker would not read the files a probe handed out."""
+
+
+def _reading(replay):
+    """An exercise's `replay` from `replay(observation, inputs, read)`, where `read(files, **extra)` is
+    the worker's answer to a `files` request; a refused one makes the observation NotReplayable, with
+    the worker's reason."""
+    def completed(observation, inputs, run):
+        def read(files, **extra):
+            answer = run({"files": files, **extra})
+            if "refused" in answer:
+                raise _Refused(answer["refused"])
+            return answer
+
+        try:
+            return replay(observation, inputs, read)
+        except _Refused as exc:
+            return {"error": {"type": "NotReplayable", "message": str(exc)}}
+
+    completed.__doc__ = replay.__doc__
+    return completed
+
+
+def _without(observation, *keys):
+    """`observation` without the handed-out artifacts under `keys`: verdicts and feedback get what was read."""
+    return {k: v for k, v in observation.items() if k not in keys}
+
+
+def _state(answer):
+    """(latest checkpoint's base name or None, every kept one's, oldest first) of a `checkpoint` state file read."""
+    state = answer["state"]
+    return (state["latest"], state["all"]) if state else (None, [])
+
+
+def _variables(answer, prefix):
+    """{name: {"dtype", "value"}} of checkpoint `prefix` as read outside, or {} when there is none that reads."""
+    return answer["checkpoints"].get(prefix, {}).get("variables", {}) if prefix else {}
+
+
+@_reading
+def replay_global_step(observation, inputs, read):
+    """Read outside from the variables saved after the runs and the graph's MetaGraphDef: the
+    trainable collection (`trainable`, `step_trainable`), the counter's dtype (`step_dtype`: None
+    when no variable of that name was saved) and `w` after the runs."""
+    answer = read(observation["files"], meta_graph=observation["meta_graph"])
+    variables = _variables(answer, "probe")
+    step, w = variables.get(observation["step_name"]), variables.get("w")
+    return {**_without(observation, "files", "meta_graph", "step_name"), "trainable": answer["trainable"],
+            "step_trainable": observation["step_name"] in answer["trainable"],
+            "step_dtype": step["dtype"] if step else None, "w": w["value"] if w else None}
+
+
+def _w_and_step(answer):
+    """(w, step) in the probe's checkpoint `state` as read outside, or "uninitialized" for both when
+    the probe could not save them (variables left uninitialised)."""
+    variables = _variables(answer, "state")
+    if "w" not in variables or "global_step" not in variables:
+        return "uninitialized", "uninitialized"
+    return variables["w"]["value"], int(variables["global_step"]["value"])
+
+
+@_reading
+def replay_restore_or_initialize(observation, inputs, read):
+    """Read outside: `w` and the step after each call, from the probe's checkpoints of them (`fresh_w`,
+    `fresh_step`, `restored_w`, `restored_step`); `written`: the checkpoints in ckpt_dir after the
+    fresh call (the exercise wrote them all), then those after the second call that are not the ones
+    the probe saved and kept (the last `keep` of `save_at`)."""
+    fresh = sorted(read(observation["fresh_files"])["checkpoints"])
+    after = read(observation["files"])["checkpoints"]
+    saved = {f"model-{step}" for step in inputs["save_at"][-inputs["keep"]:]}
+    fresh_w, fresh_step = _w_and_step(read(observation["fresh_state"]))
+    restored_w, restored_step = _w_and_step(read(observation["state"]))
+    if restored_step == "uninitialized":  # the probe saved them, or raised: these files were not its own
+        raise _Refused("the checkpoint of w and the step after the restore was not handed out")
+    return {**_without(observation, "fresh_files", "files", "fresh_state", "state"),
+            "written": fresh + sorted(set(after) - saved - set(fresh)), "fresh_w": fresh_w, "fresh_step": fresh_step,
+            "restored_w": restored_w, "restored_step": restored_step}
+
+
+def _step_dtype(answer, prefix):
+    """The dtype of the integer scalar in checkpoint `prefix` that holds its step (`model-<step>`), or None."""
+    try:
+        step = int(prefix.rsplit("-", 1)[1])
+    except (AttributeError, IndexError, ValueError):
+        return None
+    return next((v["dtype"] for _, v in sorted(_variables(answer, prefix).items())
+                 if v["dtype"].startswith(("int", "uint")) and np.ndim(v["value"]) == 0 and int(v["value"]) == step),
+                None)
+
+
+@_reading
+def replay_train_resumable(observation, inputs, read):
+    """What the uninterrupted run left in its directory, read outside: the checkpoints the state file
+    keeps (`kept`), those whose files are there (`on_disk`), and the dtype of the step saved in the
+    newest (`step_dtype`)."""
+    answer = read(observation["files"])
+    latest, kept = _state(answer)
+    return {**_without(observation, "files"), "kept": kept, "on_disk": sorted(answer["checkpoints"]),
+            "step_dtype": _step_dtype(answer, latest)}
+
+
+@_reading
+def replay_renaming_saver(observation, inputs, read):
+    """Read outside: the names the exercise's Saver wrote (`saver_names`, and whether a sibling
+    scope's are among them), and from the probe's checkpoint of the new graph after the restore,
+    each new_scope variable's value (`restored`), `head`'s, and the non-trainable variables still
+    all zeros, their initial value (`untouched_non_trainable`; the saved ones are random normal)."""
+    names = sorted(_variables(read(observation["written_files"]), "written"))
+    state = _variables(read(observation["state_files"]), "state")
+    restored = {name: (state.get(f"{inputs['new_scope']}/{name}") or {}).get("value")
+                for name, *_ in inputs["variables"]}
+    sibling = f"{inputs['old_scope']}{inputs.get('sibling', '')}/"
+    return {**_without(observation, "written_files", "state_files"), "saver_names": names,
+            "sibling_in_saver": bool(inputs.get("sibling")) and any(n.startswith(sibling) for n in names),
+            "restored": restored, "head": (state.get("head/kernel") or {}).get("value"),
+            "untouched_non_trainable": [name for name, _, *trainable in inputs["variables"]
+                                        if trainable == [False] and not np.any(restored[name])]}
+
+
+@_reading
+def replay_best_keeper(observation, inputs, read):
+    """Read outside: the newest periodic checkpoint the state file of ckpt_dir names
+    (`latest_periodic`), and in ckpt_dir/best/ the checkpoints its state file keeps (`best_kept`),
+    those whose files are there (`best_files`) and `w` in the newest (`best_w`)."""
+    periodic, best = read(observation["files"]), read(observation["best_files"])
+    best_latest, best_kept = _state(best)
+    w = _variables(best, best_latest).get("w")
+    return {**_without(observation, "files", "best_files"), "latest_periodic": _state(periodic)[0],
+            "best_kept": best_kept, "best_w": float(np.asarray(w["value"], float)) if w else None,
+            "best_files": sorted(best["checkpoints"])}
+
+
+@_reading
+def replay_log_training(observation, inputs, read):
+    """The events of logdir's event files, read outside (loss and histogram rows, tags, how many
+    files), and the summary ops the graph handed out holds."""
+    answer = read(observation["files"], count_ops=observation["graph"])
+    rows = [row for name in sorted(answer["events"]) for row in answer["events"][name]]
+    loss_rows = [r for r in rows if r[1] == "loss" and r[2] == "simple_value"]
+    hist_rows = [r for r in rows if r[1] == "weights" and r[2] == "histo"]
+    counts = answer["op_counts"]
+    return {**_without(observation, "files", "graph"),
+            "loss_steps": [r[0] for r in loss_rows], "loss_values": [r[3] for r in loss_rows],
+            "hist_steps": [r[0] for r in hist_rows], "hist_counts": [r[3] for r in hist_rows],
+            "hist_sums": [r[4] for r in hist_rows], "tags": sorted({(r[1], r[2]) for r in rows}),
+            "event_files": len(answer["events"]),
+            "summary_ops": {"scalar": counts.get("ScalarSummary", 0), "histogram": counts.get("HistogramSummary", 0)}}
 
 
 def _summary_steps_match(got, expected):
@@ -48,6 +206,7 @@ LESSON = Lesson(
     exercises=(
         Exercise(
             id="global_step", symbol="make_train_op", points=2, probe=probe_global_step,
+            replay=replay_global_step,
             checks=(
                 Check("trainable-step", "keeps global_step out of the trainable variables", STEP_TRAINABLE,
                       holds(lambda got: got["step_trainable"] is False), shows=("trainable",)),
@@ -64,7 +223,7 @@ LESSON = Lesson(
         ),
         Exercise(
             id="restore_or_initialize", symbol="restore_or_initialize", points=3,
-            probe=probe_restore_or_initialize,
+            probe=probe_restore_or_initialize, replay=replay_restore_or_initialize,
             checks=(
                 Check("restore-without-checkpoint", "starts fresh without raising when there is no checkpoint",
                       "With no checkpoint, tf.train.latest_checkpoint returns None (and get_checkpoint_state "
@@ -113,6 +272,7 @@ LESSON = Lesson(
         ),
         Exercise(
             id="train_resumable", symbol="train_resumable", points=3, probe=probe_train_resumable,
+            replay=replay_train_resumable,
             checks=(
                 Check("not-reproducible", "gives bit-identical losses in two fresh runs",
                       "Two runs started fresh in new graphs computed different losses for the same steps: "
@@ -177,6 +337,7 @@ LESSON = Lesson(
         ),
         Exercise(
             id="renaming_saver", symbol="build_renaming_saver", points=2, probe=probe_renaming_saver,
+            replay=replay_renaming_saver,
             checks=(
                 Check("sibling-scope", "leaves out scopes that only share old_scope's prefix",
                       "Your Saver took variables of a sibling scope whose name starts like old_scope "
@@ -215,6 +376,7 @@ LESSON = Lesson(
         ),
         Exercise(
             id="best_keeper", symbol="BestKeeper", points=2, probe=probe_best_keeper,
+            replay=replay_best_keeper,
             checks=(
                 Check("first-not-saved", "saves the first validation loss it sees",
                       "The first loss a keeper saw was not saved, yet nothing came before it. Start each "
@@ -251,6 +413,7 @@ LESSON = Lesson(
         ),
         Exercise(
             id="log_training", symbol="log_training", points=2, probe=probe_log_training,
+            replay=replay_log_training,
             checks=(
                 Check("summaries-per-step", "creates each summary op once",
                       "The graph holds more than one scalar or histogram summary op: they were created inside "

@@ -2,9 +2,12 @@
 
 Each probe builds its inputs in a fresh graph, calls the student's function and returns plain
 values; the checks that judge them are in `autograder.course.lessons.l05_checkpoints_and_summaries`.
+The checkpoints, state files and event files the student's code leaves are never read here: the probe
+hands out their bytes (`hand_out_files`), and the grader reads them in its own worker (`engine.replay`).
 """
 from __future__ import annotations
 
+import base64
 import contextlib
 import os
 import shutil
@@ -12,7 +15,7 @@ import tempfile
 
 import numpy as np
 
-from autograder.inkernel.probing import CallCounter, FreshDirectory
+from autograder.inkernel.probing import CallCounter, FreshDirectory, export_graph, hand_out_files
 
 
 @contextlib.contextmanager
@@ -26,17 +29,6 @@ def _fresh_dirs(count=1):
             shutil.rmtree(path, ignore_errors=True)
 
 
-def _basenames(state):
-    return [os.path.basename(p) for p in state.all_model_checkpoint_paths] if state else []
-
-
-def _checkpoints_on_disk(directory):
-    """Names of the checkpoints whose files are in `directory` (from their .index files), sorted."""
-    if not os.path.isdir(directory):
-        return []
-    return sorted(name[:-len(".index")] for name in os.listdir(directory) if name.endswith(".index"))
-
-
 def _savers_made():
     """A CallCounter of tf1.train.Saver objects built while its block runs."""
     import tensorflow as tf
@@ -44,13 +36,10 @@ def _savers_made():
     return CallCounter(tf.compat.v1.train.Saver, "__init__")
 
 
-def _base_dtype(tensor):
-    dtype = tensor.dtype
-    return getattr(dtype, "base_dtype", dtype).name
-
-
 def probe_global_step(make_train_op, w0, target, learning_rate, runs):
-    """Give the exercise a quadratic loss, run its train op `runs` times, read the counter after each."""
+    """Give the exercise a quadratic loss, run its train op `runs` times, read the counter after each.
+    Then the graph's variables are saved and handed out with its MetaGraphDef (`files`, `meta_graph`):
+    the grader reads the counter's dtype, `w` and the trainable collection from them."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
@@ -58,16 +47,16 @@ def probe_global_step(make_train_op, w0, target, learning_rate, runs):
         w = tf1.get_variable("w", initializer=tf.constant(w0, tf.float32))
         loss = tf.reduce_sum(tf.square(w - tf.constant(target, tf.float32)))
         train_op, global_step = make_train_op(loss, learning_rate)
-        trainable = sorted(v.op.name for v in tf1.trainable_variables())
-        with tf1.Session() as sess:
+        with tf1.Session() as sess, _fresh_dirs() as (saved_dir,):
             sess.run(tf1.global_variables_initializer())
             steps = []
             for _ in range(runs):
                 sess.run(train_op)
                 steps.append(int(sess.run(global_step)))
-            w_after = sess.run(w)
-    return {"steps": steps, "w": w_after, "trainable": trainable,
-            "step_trainable": global_step.op.name in trainable, "step_dtype": _base_dtype(global_step)}
+            tf1.train.Saver().save(sess, os.path.join(saved_dir, "probe"), write_meta_graph=False)
+            files = hand_out_files(saved_dir)
+        meta_graph = base64.b64encode(tf1.train.export_meta_graph().SerializeToString()).decode()
+    return {"steps": steps, "step_name": global_step.op.name, "files": files, "meta_graph": meta_graph}
 
 
 def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at, steps, fresh_saver=False):
@@ -77,19 +66,22 @@ def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at
     would: it remembers no checkpoint of its own, so only the directory says which is the newest.
 
     The session the exercise gets is never the default one: another session of the same graph is,
-    and it must stay untouched. Savers the exercise builds and files it writes are counted.
+    and it must stay untouched. Savers the exercise builds are counted. Handed out for the grader to
+    read: the directory's files after each call (`fresh_files`, `files`), and a checkpoint the probe
+    writes of `w` and the step after each call (`fresh_state`, `state`; none after the fresh call
+    when the variables were left uninitialised).
     """
     import tensorflow as tf
 
     tf1 = tf.compat.v1
-    with tf.Graph().as_default(), _fresh_dirs() as (ckpt_dir,), _savers_made() as savers:
+    with tf.Graph().as_default(), _fresh_dirs(3) as (ckpt_dir, fresh_dir, state_dir), _savers_made() as savers:
         w = tf1.get_variable("w", [size], initializer=tf1.random_normal_initializer(seed=seed))
         global_step = tf1.train.get_or_create_global_step()
         advance = tf.group(w.assign_add(tf.ones([size])), global_step.assign_add(1))
         saver = tf1.train.Saver(max_to_keep=keep)
         restorer = tf1.train.Saver(max_to_keep=keep) if fresh_saver else saver
+        state = tf1.train.Saver({"w": w, "global_step": global_step})
         probe_savers = savers.count
-        written = []
         with tf1.Session() as default_session:  # the default session: the exercise must use `sess`
             sess = tf1.Session()
             fresh_error = None
@@ -97,22 +89,20 @@ def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at
                 fresh_returned = restore_or_initialize(sess, saver, ckpt_dir)
             except (ValueError, tf.errors.OpError) as exc:
                 fresh_error, fresh_returned = type(exc).__name__, None
-            written += _checkpoints_on_disk(ckpt_dir)
+            fresh_files = hand_out_files(ckpt_dir)
             try:
-                fresh_w, fresh_step = sess.run(w), int(sess.run(global_step))
+                state.save(sess, os.path.join(fresh_dir, "state"), write_meta_graph=False)
             except tf.errors.FailedPreconditionError:
-                fresh_w = fresh_step = "uninitialized"
                 sess.run(tf1.global_variables_initializer())
             for step in range(1, steps + 1):
                 sess.run(advance)
                 if step in save_at:
                     saver.save(sess, os.path.join(ckpt_dir, "model"), global_step=global_step)
             sess.close()
-            saved = _checkpoints_on_disk(ckpt_dir)
             sess = tf1.Session()
             returned = restore_or_initialize(sess, restorer, ckpt_dir)
-            written += sorted(set(_checkpoints_on_disk(ckpt_dir)) - set(saved))
-            restored_w, restored_step = sess.run(w), int(sess.run(global_step))
+            files = hand_out_files(ckpt_dir)
+            state.save(sess, os.path.join(state_dir, "state"), write_meta_graph=False)
             sess.close()
             try:
                 default_session.run(w)
@@ -120,15 +110,15 @@ def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at
             except tf.errors.FailedPreconditionError:
                 used_default = False
         exercise_savers = savers.count - probe_savers
+        fresh_state, restored_state = hand_out_files(fresh_dir), hand_out_files(state_dir)
     if returned:
         where = os.path.normpath(os.path.dirname(os.path.abspath(returned)))
         shown = os.path.basename(returned) if where == os.path.normpath(ckpt_dir) else f"(not in ckpt_dir) {returned}"
     else:
         shown = returned
-    return {"fresh_error": fresh_error, "fresh_returned": fresh_returned, "fresh_w": fresh_w,
-            "fresh_step": fresh_step, "returned": shown, "restored_w": restored_w,
-            "restored_step": restored_step, "used_default_session": used_default,
-            "savers_built": exercise_savers, "written": written}
+    return {"fresh_error": fresh_error, "fresh_returned": fresh_returned, "returned": shown,
+            "used_default_session": used_default, "savers_built": exercise_savers,
+            "fresh_files": fresh_files, "files": files, "fresh_state": fresh_state, "state": restored_state}
 
 
 def probe_train_resumable(train_resumable, seed, total_steps, save_every, max_to_keep, crashes):
@@ -136,7 +126,8 @@ def probe_train_resumable(train_resumable, seed, total_steps, save_every, max_to
     own, each resuming the previous one, then a last run that resumes to the end.
 
     The first crashed run and the uninterrupted one both start fresh, so their first losses must agree
-    bit for bit (seeded init and data). Savers built and saves made are counted on the uninterrupted run.
+    bit for bit (seeded init and data). Savers built and saves made are counted on the uninterrupted run,
+    whose directory's files are handed out (`files`): the grader reads which checkpoints it kept.
     """
     import tensorflow as tf
 
@@ -152,9 +143,7 @@ def probe_train_resumable(train_resumable, seed, total_steps, save_every, max_to
 
     with _fresh_dirs(2) as (dir_a, dir_c), FreshDirectory() as cwd:
         full = run(dir_a)
-        kept = _basenames(tf1.train.get_checkpoint_state(dir_a))
-        on_disk = _checkpoints_on_disk(dir_a)
-        step_dtype = _saved_step_dtype(tf.train.latest_checkpoint(dir_a))
+        files = hand_out_files(dir_a)
         crashed = [run(dir_c, crash_after=k) for k in crashes]
         resumed = run(dir_c)
 
@@ -167,33 +156,15 @@ def probe_train_resumable(train_resumable, seed, total_steps, save_every, max_to
     # steps themselves (ignored-checkpoint) already fail.
     later = crashed[1:] + [resumed]
     reset = any(r["restores"] and r["step"] - len(r["losses"]) == 0 for r in later)
-    return {"restored_then_reset": reset, "kept": kept, "on_disk": on_disk, "final_step": full["step"],
+    return {"restored_then_reset": reset, "files": files, "final_step": full["step"],
             "crash_steps": [c["step"] for c in crashed], "crash_ran": [len(c["losses"]) for c in crashed],
             "resumed_step": resumed["step"], "resumed_ran": ran,
             "reproducible": full["losses"][:crashes[0]] == crashed[0]["losses"],
             "resume_identical": identical(full, resumed) and (ran == 0 or full["losses"][-ran:] == resumed["losses"]),
             "trained": bool(full["losses"] and min(full["losses"]) < 0.5 * full["losses"][0]),
             "saver_per_save": full["saves"] > 1 and full["savers"] >= full["saves"],
-            "step_dtype": step_dtype, "stray_files": cwd.left,
+            "stray_files": cwd.left,
             "losses": full["losses"], "w": full["w"], "b": full["b"]}
-
-
-def _saved_step_dtype(path):
-    """The dtype of the integer scalar in checkpoint `path` that holds its step (`model-<step>`), or None."""
-    import tensorflow as tf
-
-    if not path:
-        return None
-    try:
-        step = int(path.rsplit("-", 1)[1])
-    except (IndexError, ValueError):
-        return None
-    reader = tf.train.load_checkpoint(path)
-    for name, dtype in sorted(reader.get_variable_to_dtype_map().items()):
-        value = reader.get_tensor(name)
-        if dtype.is_integer and np.ndim(value) == 0 and int(value) == step:
-            return dtype.name
-    return None
 
 
 def probe_renaming_saver(build_renaming_saver, old_scope, new_scope, variables, seed, sibling=""):
@@ -202,16 +173,18 @@ def probe_renaming_saver(build_renaming_saver, old_scope, new_scope, variables, 
     A `variables` entry is [name, shape] or [name, shape, trainable]. With `sibling`, the checkpoint
     also holds `old_scope + sibling/<name>` and the new graph `new_scope + sibling/<name>`: scopes
     whose names share the prefix, which must be left out.
+
+    Handed out for the grader to read: the checkpoint the exercise's Saver writes after the restore
+    (`written_files`), and one the probe writes of the new graph's variables (`state_files`).
     """
     import tensorflow as tf
 
     tf1 = tf.compat.v1
     specs = [(v[0], v[1], v[2] if len(v) > 2 else True) for v in variables]
-    with _fresh_dirs(2) as (ckpt_dir, out_dir):
+    with _fresh_dirs(3) as (ckpt_dir, out_dir, state_dir):
         with tf.Graph().as_default():
-            saved = {}
             for i, (name, shape, trainable) in enumerate(specs):
-                saved[name] = tf1.get_variable(f"{old_scope}/{name}", shape, trainable=trainable,
+                tf1.get_variable(f"{old_scope}/{name}", shape, trainable=trainable,
                                                initializer=tf1.random_normal_initializer(seed=seed + i))
                 if sibling:
                     tf1.get_variable(f"{old_scope}{sibling}/{name}", shape, initializer=tf1.ones_initializer())
@@ -219,7 +192,6 @@ def probe_renaming_saver(build_renaming_saver, old_scope, new_scope, variables, 
             tf1.train.get_or_create_global_step()
             with tf1.Session() as sess:
                 sess.run(tf1.global_variables_initializer())
-                saved = {name: sess.run(v) for name, v in saved.items()}
                 ckpt_path = tf1.train.Saver().save(sess, os.path.join(ckpt_dir, "pretrained"))
         with tf.Graph().as_default():
             new_vars = [tf1.get_variable(f"{new_scope}/{name}", shape, trainable=trainable,
@@ -229,6 +201,7 @@ def probe_renaming_saver(build_renaming_saver, old_scope, new_scope, variables, 
                     tf1.get_variable(f"{new_scope}{sibling}/{name}", shape, initializer=tf1.zeros_initializer())
             head = tf1.get_variable("head/kernel", [2, 1], initializer=tf1.zeros_initializer())
             saver = build_renaming_saver(ckpt_path, old_scope, new_scope)
+            state = tf1.train.Saver({v.op.name: v for v in [*new_vars, head]})
             with tf1.Session() as sess:
                 sess.run(tf1.global_variables_initializer())
                 restore_error = None
@@ -236,22 +209,18 @@ def probe_renaming_saver(build_renaming_saver, old_scope, new_scope, variables, 
                     saver.restore(sess, ckpt_path)
                 except tf.errors.OpError as exc:
                     restore_error = type(exc).__name__
-                restored = {name: sess.run(v) for (name, _, _), v in zip(specs, new_vars)}
-                head_value = sess.run(head)
-                written = saver.save(sess, os.path.join(out_dir, "written"), write_meta_graph=False)
-                saver_names = sorted(name for name, _ in tf.train.list_variables(written))
-    untouched = [name for name, _, trainable in specs
-                 if not trainable and not np.any(restored[name]) and np.any(saved[name])]
-    return {"restore_error": restore_error, "restored": restored, "head": head_value,
-            "saver_names": saver_names, "untouched_non_trainable": untouched,
-            "sibling_in_saver": bool(sibling) and any(n.startswith(f"{old_scope}{sibling}/") for n in saver_names)}
+                state.save(sess, os.path.join(state_dir, "state"), write_meta_graph=False)
+                saver.save(sess, os.path.join(out_dir, "written"), write_meta_graph=False)
+        written_files, state_files = hand_out_files(out_dir), hand_out_files(state_dir)
+    return {"restore_error": restore_error, "written_files": written_files, "state_files": state_files}
 
 
 def probe_best_keeper(best_keeper_cls, val_losses, save_every):
     """A counter model saved periodically (max_to_keep=2) while the keeper sees `val_losses`.
 
     Another keeper, in a directory of its own, first sees a loss lower than all of them: each keeper
-    keeps its own best. Savers built during the updates and files left are recorded.
+    keeps its own best. Savers built during the updates and files left are recorded; the files of
+    ckpt_dir and ckpt_dir/best/ are handed out (`files`, `best_files`), for the grader to read.
     """
     import tensorflow as tf
 
@@ -272,45 +241,16 @@ def probe_best_keeper(best_keeper_cls, val_losses, save_every):
                 if not step % save_every:
                     periodic.save(sess, os.path.join(ckpt_dir, "model"), global_step=global_step)
                 saved.append(bool(keeper.update(sess, val_loss, step)))
-        latest_periodic = tf.train.latest_checkpoint(ckpt_dir)
-        best_dir = os.path.join(ckpt_dir, "best")
-        best_kept = _basenames(tf1.train.get_checkpoint_state(best_dir)) if os.path.isdir(best_dir) else []
-        best_w = None
-        best_path = tf.train.latest_checkpoint(best_dir) if os.path.isdir(best_dir) else None
-        if best_path:
-            best_w = float(tf.train.load_checkpoint(best_path).get_tensor("w"))
-        best_files = _checkpoints_on_disk(best_dir)
+        files, best_files = hand_out_files(ckpt_dir), hand_out_files(os.path.join(ckpt_dir, "best"))
     ties = [i for i, loss in enumerate(val_losses) if i and loss == min(val_losses[:i])]
     return {"saved": saved, "tie_saved": [saved[i] for i in ties],
-            "latest_periodic": os.path.basename(latest_periodic) if latest_periodic else None,
-            "best_kept": best_kept, "best_w": best_w, "best_files": best_files,
-            "savers_in_update": savers.count, "stray_files": cwd.left}
-
-
-def _read_events(logdir):
-    """(step, tag, kind, value, histogram sum) of every summary value in logdir's event files; a torn record ends a file."""
-    import tensorflow as tf
-
-    rows = []
-    for name in sorted(os.listdir(logdir)):
-        if "tfevents" not in name:
-            continue
-        try:
-            for event in tf.compat.v1.train.summary_iterator(os.path.join(logdir, name)):
-                for value in event.summary.value:
-                    kind = value.WhichOneof("value")
-                    number = value.simple_value if kind == "simple_value" else (
-                        value.histo.num if kind == "histo" else None)
-                    total = value.histo.sum if kind == "histo" else None
-                    rows.append((int(event.step), value.tag.split("/")[-1], kind, number, total))
-        except tf.errors.DataLossError:
-            pass
-    return rows
+            "files": files, "best_files": best_files, "savers_in_update": savers.count, "stray_files": cwd.left}
 
 
 def probe_log_training(log_training, seed, steps, learning_rate, start=0):
-    """Hand the exercise a small regression to train and log, then read its event file back. The
-    global step stands at `start` when the exercise is called (as after a restore)."""
+    """Hand the exercise a small regression to train and log, then hand out logdir's files and the
+    graph (`files`, `graph`): the grader reads the events and counts the summary ops. The global step
+    stands at `start` when the exercise is called (as after a restore)."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
@@ -330,13 +270,6 @@ def probe_log_training(log_training, seed, steps, learning_rate, start=0):
             sess.run(tf1.global_variables_initializer())
             global_step.load(start, sess)
             log_training(sess, train_op, loss, weights, global_step, logdir, steps)
-        rows = _read_events(logdir)
-        event_files = sum("tfevents" in name for name in os.listdir(logdir))
-        kinds = [op.type for op in graph.get_operations()]
-        summary_ops = {"scalar": kinds.count("ScalarSummary"), "histogram": kinds.count("HistogramSummary")}
-    loss_rows = [r for r in rows if r[1] == "loss" and r[2] == "simple_value"]
-    hist_rows = [r for r in rows if r[1] == "weights" and r[2] == "histo"]
-    return {"steps": steps, "loss_steps": [r[0] for r in loss_rows], "loss_values": [r[3] for r in loss_rows],
-            "hist_steps": [r[0] for r in hist_rows], "hist_counts": [r[3] for r in hist_rows],
-            "hist_sums": [r[4] for r in hist_rows], "tags": sorted({(r[1], r[2]) for r in rows}),
-            "event_files": event_files, "writers": writers.count, "summary_ops": summary_ops, "stray_files": cwd.left}
+        files = hand_out_files(logdir)
+    return {"steps": steps, "files": files, "graph": export_graph(graph), "writers": writers.count,
+            "stray_files": cwd.left}
