@@ -293,12 +293,16 @@ def probe_auto_decay(cls, initial_rate, factor, patience, scripts):
 
     Each script is fed through update() with an explicit session while a decoy session (which refuses
     to run anything) is the default one; after each update the rate variable is read. Then a second
-    session re-initialises the variables and replays every script: an answer whose state lives in the
-    graph replays the same rates, one that keeps the best loss or the count in Python does not.
+    session re-initialises the variables and replays every script. The losses are markers
+    (`autograder.course.markers`): every run from __init__ on is handed out (`history`) with the run
+    that returned each rate (`answered_by`), the runs of each update() (`update_runs`), the probe's
+    own runs (`init_runs`, `variable_runs`) and the ops the graph held when finalized, for the grader
+    to re-run on the hidden losses outside the kernel. What the kernel counts (ops added, sessions
+    made, the default session used, racing fetches) stays as a first alarm.
     """
     import tensorflow as tf
 
-    from autograder.inkernel.probing import RacingRuns, dtype_name, sessions_made
+    from autograder.inkernel.probing import RacingRuns, RunsRecorded, dtype_name, sessions_made
 
     tf1 = tf.compat.v1
 
@@ -316,10 +320,10 @@ def probe_auto_decay(cls, initial_rate, factor, patience, scripts):
         def as_default(self):
             return stack.default_session(self)
 
-    obs = {"initial_rate": float(initial_rate), "factor": float(factor), "modified_finalized_graph": False,
-           "used_default_session": False}
-    with tf.Graph().as_default() as graph:
-        with sessions_made() as made:
+    obs = {"modified_finalized_graph": False, "used_default_session": False,
+           "init_runs": [], "variable_runs": {name: [] for name in scripts}}
+    with tf.Graph().as_default() as graph, RunsRecorded() as runs:
+        with sessions_made() as made, _control_flow_v1():
             autos = {}
             for name in scripts:  # each in a variable scope of its own: tf1.get_variable("rate", ...) is fine
                 with tf1.variable_scope(f"auto_decay_{name}"):
@@ -332,28 +336,30 @@ def probe_auto_decay(cls, initial_rate, factor, patience, scripts):
         init = tf1.global_variables_initializer()
         graph.finalize()
         ops_before = len(graph.get_operations())
+        obs["finalized_ops"], obs["later_runs"] = ops_before, len(runs.calls)
         sessions = [tf1.Session(graph=graph), tf1.Session(graph=graph)]
         decoy = Decoy(graph=graph)
-        racing = RacingRuns(watch_reads=True)
+        racing = RacingRuns(watch_reads=True)  # made inside the recorder's block: it wraps the recorder's run
         try:
             for run, sess in zip(("", "replay_"), sessions):
+                obs["init_runs"].append(len(runs.calls))
                 sess.run(init)
                 for name, losses in scripts.items():
-                    rates, variable, kinds, guard = [], [], set(), FinalizedGraphGuard()
+                    kinds, guard, answered = set(), FinalizedGraphGuard(), len(runs.answered_by)
                     with guard, decoy.as_default(), made, racing:
                         try:
                             for loss in losses:
-                                rate = autos[name].update(sess, loss)
-                                kinds.add("float" if isinstance(rate, float) else dtype_name(rate))
-                                rates.append(float(f"{float(rate):.7g}"))
+                                returned = []
+                                runs.answered(lambda: returned.append(autos[name].update(sess, loss)) or returned[0])
+                                kinds.add("float" if isinstance(returned[0], float) else dtype_name(returned[0]))
                                 if not run:  # the replay only compares the rates
-                                    variable.append(float(f"{float(sess.run(rate_vars[name])):.7g}"))
+                                    obs["variable_runs"][name].append(len(runs.calls))
+                                    sess.run(rate_vars[name])
                         except _DefaultSessionUsed:
                             obs["used_default_session"] = True
                     obs["modified_finalized_graph"] |= guard.tripped
-                    obs[run + "rates_" + name] = rates
+                    obs[run + "updates_" + name] = len(runs.answered_by) - answered
                     if not run:
-                        obs["variable_" + name] = variable
                         obs.setdefault("returned_types", set()).update(kinds)
         finally:
             for sess in sessions:
@@ -363,4 +369,24 @@ def probe_auto_decay(cls, initial_rate, factor, patience, scripts):
         obs["racing_runs"] = racing.count
         obs["racing_reads"] = racing.reads
         obs["op_growth"] = len(graph.get_operations()) - ops_before
+        obs["answered_by"], obs["update_runs"], obs["history"] = runs.answered_by, runs.call_runs, runs.history()
     return obs
+
+
+class _control_flow_v1:
+    """`with _control_flow_v1():` builds tf.cond and tf.case as Switch and Merge ops, not as functions in
+    the graph's library, so that the grader's worker re-runs them (it runs no function library)."""
+
+    def __enter__(self):
+        import tensorflow as tf
+
+        self._was = tf.compat.v1.control_flow_v2_enabled()
+        tf.compat.v1.disable_control_flow_v2()
+        return self
+
+    def __exit__(self, *exc_info):
+        import tensorflow as tf
+
+        if self._was:
+            tf.compat.v1.enable_control_flow_v2()
+        return False
