@@ -19,11 +19,14 @@ from autograder.inkernel.probes.l07_learning_rate_decay import (
     ATOL,
     FAMILY,
     RTOL,
+    either_side_of_restarts,
+    first_difference,
     probe_auto_decay,
     probe_cosine_family,
     probe_exponential_family,
     probe_piecewise,
     probe_polynomial,
+    restart_kinds,
 )
 
 
@@ -78,6 +81,28 @@ def _finite(key):
             return True
         return bool(np.all(np.isfinite(values)))
     return compare
+
+
+def judge_backwards(observation, inputs, run):
+    """Whether the rates of the steps given in reverse order are the same rates reversed
+    (`same_values_backwards`), judged outside the kernel from the two lists the probe handed out."""
+    forwards = np.asarray(observation["forwards"], dtype=np.float64)
+    backwards = np.asarray(observation["backwards"], dtype=np.float64)
+    return {**{k: v for k, v in observation.items() if k not in ("forwards", "backwards")},
+            "same_values_backwards": bool(backwards.shape == forwards.shape
+                                          and np.allclose(backwards[::-1], forwards, rtol=RTOL, atol=ATOL))}
+
+
+def judge_restarts(observation, inputs, run):
+    """The restart values with a step that lands exactly on a warm restart taken as right on either
+    side of it (`either_side_of_restarts`), decided outside the kernel on the case's own inputs."""
+    done, steps = dict(observation), np.asarray(inputs["steps"], dtype=np.int64)
+    for key, (t_mul, m_mul) in restart_kinds(inputs["t_mul"], inputs["m_mul"]).items():
+        done[key] = either_side_of_restarts(observation[key], observation["tf_" + key], steps,
+                                            inputs["learning_rate"], inputs["decay_steps"], inputs["alpha"],
+                                            t_mul, m_mul).tolist()
+        done[key + "_first_difference"] = first_difference(steps, done[key], observation["tf_" + key])
+    return done
 
 
 # ---------------------------------------------------------------- auto decay
@@ -230,7 +255,7 @@ LESSON = Lesson(
                         {"learning_rate": 0.1, "decay_steps": 10, "decay_rate": 0.5, "steps": STEPS_EXP}),),
         ),
         Exercise(
-            id="piecewise", symbol="np_piecewise_constant", points=2, probe=probe_piecewise,
+            id="piecewise", symbol="np_piecewise_constant", points=2, probe=probe_piecewise, replay=judge_backwards,
             checks=(
                 Check("steps-any-order", "each step's rate depends on that step alone",
                       "The same steps given in reverse order must give the same rates, reversed: each "
@@ -282,6 +307,7 @@ LESSON = Lesson(
         ),
         Exercise(
             id="cosine_family", symbol="np_cosine_family", points=3, probe=probe_cosine_family,
+            replay=judge_restarts,
             checks=(
                 Check("cosine-clamp", "cosine: clamps the step and keeps alpha as a floor",
                       "cosine_decay clamps the step at decay_steps (the rate then stays at alpha * "

@@ -40,7 +40,7 @@ def _sig(values, digits=7):
     return np.array([float(f"{v:.{digits}g}") for v in a.ravel()]).reshape(a.shape)
 
 
-def _first_difference(steps, mine, theirs, label=""):
+def first_difference(steps, mine, theirs, label=""):
     """Where the student's values first leave TensorFlow's, in words ("none" when they never do)."""
     mine, theirs = np.asarray(mine, np.float64), np.asarray(theirs, np.float64)
     if mine.shape != theirs.shape:
@@ -56,11 +56,11 @@ def _annotate(obs, key, steps, labels=None):
     """Round `key` and `tf_<key>`, and add `<key>_first_difference` (per label for per-power lists)."""
     if labels is None:
         obs[key], obs["tf_" + key] = _sig(obs[key]), _sig(obs["tf_" + key])
-        obs[key + "_first_difference"] = _first_difference(steps, obs[key], obs["tf_" + key])
+        obs[key + "_first_difference"] = first_difference(steps, obs[key], obs["tf_" + key])
         return
     obs[key] = [_sig(v) for v in obs[key]]
     obs["tf_" + key] = [_sig(v) for v in obs["tf_" + key]]
-    found = [_first_difference(steps, m, t, label) for m, t, label in zip(obs[key], obs["tf_" + key], labels)]
+    found = [first_difference(steps, m, t, label) for m, t, label in zip(obs[key], obs["tf_" + key], labels)]
     obs[key + "_first_difference"] = next((f for f in found if f != "none"), "none")
 
 
@@ -138,8 +138,7 @@ def probe_piecewise(fn, boundaries, values, steps):
            "steps_between": steps[~on], "between": mine[~on], "tf_between": tf_values[~on],
            "short_values_error": error, "tf_short_values_error": tf_error,
            "long_values_error": long_error, "tf_long_values_error": tf_long_error,
-           "same_values_backwards": bool(backwards.shape == mine.shape
-                                         and np.allclose(backwards[::-1], mine, rtol=RTOL, atol=ATOL))}
+           "forwards": mine, "backwards": backwards}  # compared outside the kernel
     _annotate(obs, "on_boundaries", steps[on])
     _annotate(obs, "between", steps[~on])
     return obs
@@ -186,7 +185,7 @@ def probe_cosine_family(fn, learning_rate, decay_steps, alpha, t_mul, m_mul, num
 
     train = tf.compat.v1.train
     steps = np.asarray(steps, np.int64)
-    restarts = {"restarts_t": (t_mul, 1.0), "restarts_m": (1.0, m_mul), "restarts": (t_mul, m_mul)}
+    restarts = restart_kinds(t_mul, m_mul)
 
     def build(step):
         out = {"cosine": train.cosine_decay(learning_rate, step, decay_steps, alpha=alpha),
@@ -205,9 +204,8 @@ def probe_cosine_family(fn, learning_rate, decay_steps, alpha, t_mul, m_mul, num
            "cosine": _numpy_only(fn, "cosine", learning_rate, steps, decay_steps, alpha=alpha),
            "linear_cosine": _numpy_only(fn, "linear_cosine", learning_rate, steps, decay_steps, alpha=alpha,
                                         num_periods=num_periods, beta=beta)}
-    for key, (t, m) in restarts.items():
-        mine = _numpy_only(fn, "restarts", learning_rate, steps, decay_steps, alpha=alpha, t_mul=t, m_mul=m)
-        obs[key] = _either_side_of_restarts(mine, tf_values[key], steps, learning_rate, decay_steps, alpha, t, m)
+    for key, (t, m) in restarts.items():  # either side of a restart is judged outside the kernel
+        obs[key] = _numpy_only(fn, "restarts", learning_rate, steps, decay_steps, alpha=alpha, t_mul=t, m_mul=m)
     # alpha, t_mul, m_mul, num_periods and beta left at their defaults
     obs["defaults"] = [_numpy_only(fn, kind, learning_rate, steps, decay_steps) for kind in COSINES]
     obs.update({"tf_" + key: value for key, value in tf_values.items()})
@@ -220,8 +218,14 @@ def probe_cosine_family(fn, learning_rate, decay_steps, alpha, t_mul, m_mul, num
 COSINES = ("cosine", "restarts", "linear_cosine")
 
 
-def _either_side_of_restarts(mine, theirs, steps, learning_rate, decay_steps, alpha, t_mul, m_mul):
+def restart_kinds(t_mul, m_mul):
+    """The restarts the probe runs, by observation key: with only t_mul, only m_mul, and both."""
+    return {"restarts_t": (t_mul, 1.0), "restarts_m": (1.0, m_mul), "restarts": (t_mul, m_mul)}
+
+
+def either_side_of_restarts(mine, theirs, steps, learning_rate, decay_steps, alpha, t_mul, m_mul):
     """`mine`, where a step lands exactly on a warm restart, taken as right if it is either side of it.
+    The grader calls it outside the kernel, on the values the probe handed out (`theirs`: TensorFlow's).
 
     There floor(log(...) / log(t_mul)) sits exactly on an integer, so the period index depends on how
     the last bit rounds: log1p(p * (t_mul - 1)) where the text writes log(1 - p * (1 - t_mul)), float32
