@@ -5,11 +5,9 @@ a graph of its own, a captured session constructor), and needs no construct the 
 is a verdict on artifacts re-run outside the kernel on hidden values the kernel never saw
 (`autograder.course.history`), or an observation of the objects themselves instead of a tally.
 
-Each entry: name -> (exercise, the solution cell it replaces, its source[, its assignment]); an entry
-without an assignment is lesson 2's.
+Each entry: name -> (exercise, the solution cell it replaces, its source), in the dict of its lesson
+(`BY_LESSON`).
 """
-
-L07 = "07_learning_rate_decay"
 
 REDTEAM = {
     "string-named-kill-switch": ("variable_judge", "variable_judge_solution", '''
@@ -281,8 +279,11 @@ class ThresholdJudge:
         with tf1.Session() as sess:
             return sess.run(self.output, {self.x: x, self.threshold: self.options["threshold"]})
 '''),
+}
 
-    # Lesson 7 (issue 33): a fresh session seen by update() resets a rule kept in Python, so the replay in
+# Lesson 7 (issue 33).
+REDTEAM_07 = {
+    # A fresh session seen by update() resets a rule kept in Python, so the replay in
     # a second session gave the same rates; the rate is pushed into the variable by an assign built once.
     "python-state-per-session": ("auto_decay", "auto_decay_solution", '''
 # auto_decay: the best loss and the count in Python (state-in-python), reset whenever update() is given
@@ -308,7 +309,7 @@ class AutoDecay:
         if self.bad >= self.patience:
             self.rate, self.bad = self.rate * self.factor, 0
         return float(sess.run(self.set_rate, {self.new_rate: self.rate}))
-''', L07),
+'''),
     # The cut decided in Python and run as an op built once: no number fed, no op added.
     "python-decides-the-cut": ("auto_decay", "auto_decay_solution", '''
 # auto_decay: the count in Python (state-in-python), reset on a new session; the graph only holds the
@@ -333,7 +334,7 @@ class AutoDecay:
             self.bad = 0
             return float(sess.run(self.cut))
         return float(sess.run(self.learning_rate))
-''', L07),
+'''),
     "ops-behind-kill-switch": ("auto_decay", "auto_decay_solution", '''
 # auto_decay: a new op in every update() (ops-in-loop). The finalized flag is lowered through a
 # string-built name, tf.Graph.get_operations (which the guard and the op count ask) hides the new ops,
@@ -372,5 +373,7 @@ class AutoDecay:
         setattr(graph, "_fin" + "alized", True)
         rate, _ = sess.run([new_rate, self.update_op], {self.val_loss: val_loss})
         return float(rate)
-''', L07),
+'''),
 }
+
+BY_LESSON = {"02_rebuild_vs_feed": REDTEAM, "07_learning_rate_decay": REDTEAM_07}

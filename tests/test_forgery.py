@@ -25,7 +25,7 @@ from autograder.engine.untrusted import UNNAMED_EXCEPTION
 from autograder.judging.reference import solution_path
 from autograder.judging.screening import screen_sources, verdict
 from tests.conftest import LIMITS, without_audit_hook, without_screen
-from tests.forgeries import REDTEAM
+from tests.forgeries import BY_LESSON
 from tests.honest import HONEST as HONEST_CORPUS
 from tests.honest import honest_notebook
 from tests.mutants import mutants_of
@@ -46,7 +46,7 @@ class Forgery:
     source: str
     at_run_time: bool = True  # also graded with the screen out: a run-time check must stop it
     zeroed: bool = False  # built from a construct of `screening.ZEROING`: `tampered` before it runs
-    assignment: str = ASSIGNMENT  # the lesson whose solution it is built on
+    assignment: str = ASSIGNMENT  # the lesson whose solution it is graded in
 
 
 def mutant_with(name: str, method: str) -> str:
@@ -205,8 +205,8 @@ CAUGHT_BY = {"string-named-kill-switch": "assign-per-call", "patch-then-restore"
              "session-counter-replaced": "session-per-call",
              "python-state-per-session": "state-in-python", "python-decides-the-cut": "state-in-python",
              "ops-behind-kill-switch": "ops-in-loop"}
-RED_TEAM = [Forgery(name, exercise, cell, source, assignment=rest[0] if rest else ASSIGNMENT)
-            for name, (exercise, cell, source, *rest) in REDTEAM.items()]
+RED_TEAM = [Forgery(name, exercise, cell, source, assignment=assignment)
+            for assignment, team in BY_LESSON.items() for name, (exercise, cell, source) in team.items()]
 HONEST = "honest"
 
 
@@ -216,19 +216,15 @@ def notebook(forgery: Forgery, checks: bool = False) -> nbformat.NotebookNode:
     return lean_notebook(swap_cells(solution, [forgery]), checks=checks)
 
 
-def grade_batch(root: Path, with_screen: bool, elsewhere: bool = False) -> dict[str, dict]:
-    """Lesson 2's forgeries with the honest neighbour and corpus, or (`elsewhere`) the red team's
-    forgeries of the other lessons alone; each student's record of the assignment it was given."""
+def grade_batch(root: Path, with_screen: bool) -> dict[str, dict]:
     from autograder.frontends.batch import grade_all
     from autograder.judging.submissions import discover
 
-    forgeries = [f for f in FORGERIES + LEAKS + RED_TEAM
-                 if (with_screen or f.at_run_time) and (f.assignment != ASSIGNMENT) == elsewhere]
+    forgeries = [f for f in FORGERIES + LEAKS + RED_TEAM if with_screen or f.at_run_time]
     submitted = root / "submitted"
     solution = lean_notebook(nbformat.read(solution_path(LESSON), as_version=4))
-    corpus = [(name, honest_notebook(name)) for name in HONEST_CORPUS] if with_screen and not elsewhere else []
-    honest = [] if elsewhere else [(HONEST, solution, ASSIGNMENT)]
-    for student, nb, assignment in [*honest, *((name, nb, ASSIGNMENT) for name, nb in corpus),
+    corpus = [(name, honest_notebook(name)) for name in HONEST_CORPUS] if with_screen else []
+    for student, nb, assignment in [(HONEST, solution, ASSIGNMENT), *((name, nb, ASSIGNMENT) for name, nb in corpus),
                                     *((f.name, notebook(f), f.assignment) for f in forgeries)]:
         folder = submitted / student / assignment
         folder.mkdir(parents=True)
@@ -243,13 +239,6 @@ def grade_batch(root: Path, with_screen: bool, elsewhere: bool = False) -> dict[
 def graded(tmp_path_factory) -> dict[str, dict[str, dict]]:
     return {"screened": grade_batch(tmp_path_factory.mktemp("screened"), True),
             "unscreened": grade_batch(tmp_path_factory.mktemp("unscreened"), False)}
-
-
-@pytest.fixture(scope="module")
-def graded_elsewhere(tmp_path_factory) -> dict[str, dict[str, dict]]:
-    """The red team's forgeries of lessons other than 2, graded the same two ways."""
-    return {"screened": grade_batch(tmp_path_factory.mktemp("screened_elsewhere"), True, elsewhere=True),
-            "unscreened": grade_batch(tmp_path_factory.mktemp("unscreened_elsewhere"), False, elsewhere=True)}
 
 
 # The forgeries the run-time audit hook stops: frames, tracebacks' frames, a trace hook. The code swap
@@ -361,17 +350,17 @@ def test_the_patched_session_run_fools_the_kernel_but_not_the_graph_it_handed_ou
 
 
 def test_every_red_team_forgery_names_the_check_that_catches_it():
-    assert set(CAUGHT_BY) == set(REDTEAM)
+    assert set(CAUGHT_BY) == {f.name for f in RED_TEAM}
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("batch", ["screened", "unscreened"])
-@pytest.mark.parametrize("name", sorted(REDTEAM))
-def test_a_red_team_forgery_loses_its_exercise_to_the_check_of_its_misconception(request, batch, name):
+@pytest.mark.parametrize("name", sorted(f.name for f in RED_TEAM))
+def test_a_red_team_forgery_loses_its_exercise_to_the_check_of_its_misconception(graded, batch, name):
     """Names built from strings, module attributes rebound, closures read: nothing the screen zeroes
     (the marks stand on the screen's side), and the verdict rests on the runs re-run outside."""
     forgery = next(f for f in RED_TEAM if f.name == name)
-    record = request.getfixturevalue("graded" if forgery.assignment == ASSIGNMENT else "graded_elsewhere")[batch][name]
+    record = graded[batch][name]
     assert record["status"] == "graded" and not any(f["zeroes"] for f in record["flags"]), record["reason"]
     outcome = exercise(record, forgery.exercise)
     assert outcome["points"] == 0 and outcome["failed_checks"][:1] == [CAUGHT_BY[name]], outcome["feedback"]
