@@ -613,7 +613,102 @@ def build_current_and_past(net_fn, x):
     return current, past
 '''),
 }
+# Lesson 7 (issue 33).
+REDTEAM_07 = {
+    # A fresh session seen by update() resets a rule kept in Python, so the replay in
+    # a second session gave the same rates; the rate is pushed into the variable by an assign built once.
+    "python-state-per-session": ("auto_decay", "auto_decay_solution", '''
+# auto_decay: the best loss and the count in Python (state-in-python), reset whenever update() is given
+# a session it has not seen, which is all the old check (a replay in a fresh session) looked at.
+class AutoDecay:
+    """A learning-rate variable cut by `factor` after `patience` evaluations without a new best loss."""
+
+    def __init__(self, initial_rate, factor, patience):
+        self.learning_rate = tf1.Variable(initial_rate, dtype=tf.float32, trainable=False, name="learning_rate")
+        self.new_rate = tf1.placeholder(tf.float32, [], name="new_rate")
+        self.set_rate = self.learning_rate.assign(self.new_rate)
+        self.initial_rate, self.factor, self.patience = initial_rate, factor, patience
+        self.sess = None
+
+    def update(self, sess, val_loss):
+        """Apply the rule to one validation loss; return the rate now in force."""
+        if sess is not self.sess:  # a fresh session: start the rule in Python afresh
+            self.sess, self.best, self.bad, self.rate = sess, np.inf, 0, self.initial_rate
+        if val_loss < self.best:
+            self.best, self.bad = val_loss, 0
+        else:
+            self.bad += 1
+        if self.bad >= self.patience:
+            self.rate, self.bad = self.rate * self.factor, 0
+        return float(sess.run(self.set_rate, {self.new_rate: self.rate}))
+'''),
+    # The cut decided in Python and run as an op built once: no number fed, no op added.
+    "python-decides-the-cut": ("auto_decay", "auto_decay_solution", '''
+# auto_decay: the count in Python (state-in-python), reset on a new session; the graph only holds the
+# rate and a cut op that update() runs when Python says so.
+class AutoDecay:
+    """A learning-rate variable cut by `factor` after `patience` evaluations without a new best loss."""
+
+    def __init__(self, initial_rate, factor, patience):
+        self.learning_rate = tf1.Variable(initial_rate, dtype=tf.float32, trainable=False, name="learning_rate")
+        self.cut = self.learning_rate.assign(self.learning_rate.read_value() * factor)
+        self.factor, self.patience, self.sess = factor, patience, None
+
+    def update(self, sess, val_loss):
+        """Apply the rule to one validation loss; return the rate now in force."""
+        if sess is not self.sess:  # a fresh session: start the count in Python afresh
+            self.sess, self.best, self.bad = sess, np.inf, 0
+        if val_loss < self.best:
+            self.best, self.bad = val_loss, 0
+        else:
+            self.bad += 1
+        if self.bad >= self.patience:
+            self.bad = 0
+            return float(sess.run(self.cut))
+        return float(sess.run(self.learning_rate))
+'''),
+    "ops-behind-kill-switch": ("auto_decay", "auto_decay_solution", '''
+# auto_decay: a new op in every update() (ops-in-loop). The finalized flag is lowered through a
+# string-built name, tf.Graph.get_operations (which the guard and the op count ask) hides the new ops,
+# and the integrity check is silenced through sys.modules reached as shutil's attribute.
+import shutil
+
+getattr(shutil, "s" + "ys").modules["autograder" + ".inkernel.integrity"].changed = lambda: []
+_ops_of = tf.Graph.get_operations
+_shown = {}
+setattr(tf.Graph, "get_" + "operations",
+        lambda g: _ops_of(g)[:_shown[id(g)][1]] if _shown.get(id(g), (None,))[0] is g else _ops_of(g))
+
+
+class AutoDecay:
+    """A learning-rate variable cut by `factor` after `patience` evaluations without a new best loss."""
+
+    def __init__(self, initial_rate, factor, patience):
+        self.learning_rate = tf1.Variable(initial_rate, dtype=tf.float32, trainable=False, name="learning_rate")
+        self.best = tf1.Variable(np.inf, dtype=tf.float32, trainable=False, name="best_loss")
+        self.bad = tf1.Variable(0, dtype=tf.int32, trainable=False, name="bad_evaluations")
+        self.val_loss = tf1.placeholder(tf.float32, [], name="val_loss")
+        rate, best, bad = self.learning_rate.read_value(), self.best.read_value(), self.bad.read_value()
+        bad = tf.where(self.val_loss < best, 0, bad + 1)
+        cut = bad >= patience
+        self.new_rate = tf.where(cut, rate * factor, rate)
+        self.update_op = tf.group(self.learning_rate.assign(self.new_rate),
+                                  self.best.assign(tf.minimum(best, self.val_loss)),
+                                  self.bad.assign(tf.where(cut, 0, bad)))
+
+    def update(self, sess, val_loss):
+        """Apply the rule to one validation loss; return the rate now in force."""
+        graph = sess.graph
+        _shown.setdefault(id(graph), (graph, len(_ops_of(graph))))  # kept alive: no id reused
+        setattr(graph, "_fin" + "alized", False)
+        new_rate = tf.identity(self.new_rate)  # a new op on every call
+        setattr(graph, "_fin" + "alized", True)
+        rate, _ = sess.run([new_rate, self.update_op], {self.val_loss: val_loss})
+        return float(rate)
+'''),
+}
+
 # Each lesson's catalogue, by assignment.
 BY_LESSON = {"01_graphs_and_sessions": REDTEAM_01, "02_rebuild_vs_feed": REDTEAM,
              "04_variable_scope_copies": REDTEAM_04, "05_checkpoints_and_summaries": REDTEAM_05,
-             "06_seeds_and_pipelines": REDTEAM_06}
+             "06_seeds_and_pipelines": REDTEAM_06, "07_learning_rate_decay": REDTEAM_07}

@@ -208,7 +208,9 @@ CAUGHT_BY = {"string-named-kill-switch": "assign-per-call", "patch-then-restore"
              "soft-observe-rewritten": "tau-reversed", "trainer-session-counter": "session-per-step",
              "gradients-patched": "gradient-reaches-copy",
              "checkpoint-reader-patched": "int32-step", "event-steps-shifted": "summary-step",
-             "int64-face-on-int32-step": "int32-step"}
+             "int64-face-on-int32-step": "int32-step",
+             "python-state-per-session": "state-in-python", "python-decides-the-cut": "state-in-python",
+             "ops-behind-kill-switch": "ops-in-loop"}
 RED_TEAM = [Forgery(name, exercise, cell, source, assignment=assignment)
             for assignment, team in BY_LESSON.items() for name, (exercise, cell, source) in team.items()]
 HONEST = "honest"

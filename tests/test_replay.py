@@ -179,6 +179,33 @@ def test_markers_keep_each_inputs_kind_and_come_back_as_the_hidden_values():
     assert mark(kernel, kinds)[0] == kernel
 
 
+def test_a_dict_of_lists_is_marked_number_by_number_in_its_order():
+    from autograder.course.markers import mark
+
+    kernel, swaps = mark({"scripts": {"rise": [1.0, 1.1], "ties": [1.0]}, "patience": 2}, {"scripts": "lists"})
+    assert list(kernel["scripts"]) == ["rise", "ties"] and kernel["patience"] == 2
+    assert [m for m, _ in swaps] == [*kernel["scripts"]["rise"], *kernel["scripts"]["ties"]]
+    assert [v for _, v in swaps] == [1.0, 1.1, 1.0] and len({m for m, _ in swaps}) == 3
+    assert mark(kernel, {"scripts": "lists"})[0] == kernel
+
+
+def test_a_cond_built_as_control_flow_v1_is_re_run():
+    """Lesson 7's probe builds a student's tf.cond as Switch and Merge (no function library): the worker
+    re-runs it, on either branch."""
+    import tensorflow as tf
+
+    from autograder.inkernel.probes.l07_learning_rate_decay import _control_flow_v1
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default() as graph, _control_flow_v1():
+        x = tf1.placeholder(tf.float32, [], name="x")
+        y = tf.cond(x < 1.0, lambda: x * 2.0, lambda: x - 1.0)
+    assert tf1.control_flow_v2_enabled()  # put back as it was
+    answer = run_here({"graph": export_graph(graph), "runs": [{"feeds": {"x:0": 0.25}, "fetch": y.name},
+                                                              {"feeds": {"x:0": 3.0}, "fetch": y.name}]})
+    assert [r["value"] for r in answer["results"]] == [0.5, 2.0], answer
+
+
 def judge_history(bake: bool):
     """A judge's runs on markers: an initializer, an assign fed a marker, a judge fed the x marker;
     with `bake`, the threshold is a Const built from a marker, and a NumPy answer is fed back in."""

@@ -6,9 +6,11 @@ code on markers instead, numbers of the same kind and shape chosen so that they 
 (`probing.RunsRecorded.history`). The grader then re-runs those runs with each marker swapped back
 for the hidden value it stands for (`autograder.course.history`).
 
-Kinds: "number" (an int or a float), "numbers" (a list of them, each its own marker), "array"
-(a list of floats, or nested lists of them, one marker for the whole of it) and "arrays" (a list of
-such arrays, each its own marker). Arrays' elements are all unlike each other, across arrays too. Marking is idempotent: markers depend only on
+Kinds: "number" (an int or a float), "numbers" (a list of them, each its own marker), "lists" (a
+dict of such lists, each number its own marker, in the dict's order), "array" (a list of floats, or
+nested lists of them, one marker for the whole of it) and "arrays" (a list of such arrays, each its
+own marker). Arrays' elements are all unlike each other, across arrays too. Marking is idempotent:
+markers depend only on
 the kinds, order and lengths of the inputs, so a case marked twice (by the grader, then by the probe
 cell, which marks whatever case it is given) carries the same markers.
 """
@@ -55,6 +57,8 @@ def mark(inputs: Mapping[str, Any], marked: Mapping[str, str]) -> tuple[dict, li
             kernel[key] = number(value)
         elif kind == "numbers":
             kernel[key] = [number(v) for v in value]
+        elif kind == "lists":
+            kernel[key] = {name: [number(v) for v in values] for name, values in value.items()}
         elif kind == "array":
             kernel[key] = array(value)
         elif kind == "arrays":

@@ -68,6 +68,8 @@ SAFE_OPS = frozenset({
     "Reshape", "ExpandDims", "Squeeze", "Pack", "Unpack",
     "ConcatV2", "Concat", "Slice", "StridedSlice", "GatherV2", "Gather", "Transpose", "BroadcastTo", "Fill",
     "ZerosLike", "OnesLike", "Tile", "Range", "Reverse", "ReverseV2", "Split", "SplitV", "Pad", "PadV2",
+    # tf.cond and tf.case as built in a v1 graph with control flow v1 (lesson 7's probe builds them so)
+    "Switch", "Merge",
     # arithmetic and comparisons
     "Add", "AddV2", "AddN", "Sub", "Mul", "Div", "RealDiv", "DivNoNan", "FloorDiv", "FloorMod", "Mod", "TruncateDiv",
     "Maximum", "Minimum", "Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Reciprocal", "Exp", "Expm1", "Log",

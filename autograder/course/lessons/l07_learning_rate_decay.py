@@ -3,23 +3,30 @@
 The NumPy exercises are probed twice at the same steps: the student's function, called inside a
 finalized empty graph (so it cannot lean on TensorFlow ops), and the real `tf.compat.v1.train`
 function, run in a graph of its own. A check passes when the student's values agree with both
-TensorFlow's and the reference solution's. The auto-decay exercise is graded on scripted losses.
+TensorFlow's and the reference solution's. The auto-decay exercise is graded on scripted losses that
+the kernel sees as markers: its verdicts rest on the runs it made, re-run outside the kernel on the
+hidden losses (`replay_auto_decay`), with what the kernel counted as a first alarm.
 """
 from __future__ import annotations
 
 import numpy as np
 
 from autograder.course.compare import holds, same, values_match
+from autograder.course.history import created_at, replay_history
+from autograder.course.markers import mark
 from autograder.course.spec import Case, Check, Exercise, Lesson
 from autograder.inkernel.probes.l07_learning_rate_decay import (
     ATOL,
     FAMILY,
     RTOL,
+    either_side_of_restarts,
+    first_difference,
     probe_auto_decay,
     probe_cosine_family,
     probe_exponential_family,
     probe_piecewise,
     probe_polynomial,
+    restart_kinds,
 )
 
 
@@ -76,6 +83,28 @@ def _finite(key):
     return compare
 
 
+def judge_backwards(observation, inputs, run):
+    """Whether the rates of the steps given in reverse order are the same rates reversed
+    (`same_values_backwards`), judged outside the kernel from the two lists the probe handed out."""
+    forwards = np.asarray(observation["forwards"], dtype=np.float64)
+    backwards = np.asarray(observation["backwards"], dtype=np.float64)
+    return {**{k: v for k, v in observation.items() if k not in ("forwards", "backwards")},
+            "same_values_backwards": bool(backwards.shape == forwards.shape
+                                          and np.allclose(backwards[::-1], forwards, rtol=RTOL, atol=ATOL))}
+
+
+def judge_restarts(observation, inputs, run):
+    """The restart values with a step that lands exactly on a warm restart taken as right on either
+    side of it (`either_side_of_restarts`), decided outside the kernel on the case's own inputs."""
+    done, steps = dict(observation), np.asarray(inputs["steps"], dtype=np.int64)
+    for key, (t_mul, m_mul) in restart_kinds(inputs["t_mul"], inputs["m_mul"]).items():
+        done[key] = either_side_of_restarts(observation[key], observation["tf_" + key], steps,
+                                            inputs["learning_rate"], inputs["decay_steps"], inputs["alpha"],
+                                            t_mul, m_mul).tolist()
+        done[key + "_first_difference"] = first_difference(steps, done[key], observation["tf_" + key])
+    return done
+
+
 # ---------------------------------------------------------------- auto decay
 SCRIPTS = ("rise", "zigzag", "plateau", "ties")
 
@@ -106,6 +135,71 @@ def _cuts_by_factor(got, expected):
             if abs(rates[i] - previous[i] * got["factor"]) > 1e-5 * abs(previous[i] * got["factor"]) + 1e-9:
                 return False
     return True
+
+
+AUTO_DECAY_MARKED = {"scripts": "lists"}
+
+
+def replay_auto_decay(observation, inputs, run):
+    """The rates on the hidden losses: every run the AutoDecay objects and the probe made in the kernel,
+    on markers, re-run outside with the hidden losses in their place. Per script: the rates update()
+    returned (`rates_<script>`), the learning_rate variable read after each (`variable_<script>`), and
+    the rates of the second session (`replay_rates_<script>`). Read from the runs themselves: whether a
+    run of update() was made in a session other than the one it was given (`foreign_session_runs`),
+    was fed a number that is no loss (`fed_python_state`: the rule kept in Python, its result fed
+    back), whether the calls made different runs (`uneven_calls`: the rule decided in Python which ops
+    to run), or ran an op created after the graph was finalized (`ran_new_op`); and the dtype of the
+    learning_rate variable's reads in the graph handed out (`read_dtypes`)."""
+    swaps = mark(inputs, AUTO_DECAY_MARKED)[1]
+    history = observation["history"]
+    runs = history["runs"]
+    values, refused = replay_history(history, swaps, run)
+    if refused is not None:
+        return {"error": {"type": "NotReplayable", "message": refused}}
+    answers = iter(_scalar(None if where is None or values[where[0]] is None else values[where[0]][where[1]])
+                   for where in observation["answered_by"])
+    done = {"initial_rate": float(inputs["initial_rate"]), "factor": float(inputs["factor"])}
+    for prefix in ("", "replay_"):
+        for name in inputs["scripts"]:
+            done[prefix + "rates_" + name] = [next(answers) for _ in range(observation[prefix + "updates_" + name])]
+    reads = observation["variable_runs"]
+    for name in inputs["scripts"]:
+        done["variable_" + name] = [_scalar(None if values[i] is None else values[i][0]) for i in reads[name]]
+    markers = [np.asarray(m) for m, _ in swaps]
+    given = [runs[i]["session"] for i in observation["init_runs"]]
+    updates = observation["update_runs"]
+    first_pass = sum(observation["updates_" + name] for name in inputs["scripts"])
+    update_sessions = [runs[i]["session"] for n, (start, end) in enumerate(updates) for i in range(start, end)
+                       if runs[i]["session"] != given[0 if n < first_pass else -1]]
+    fed = [np.asarray(value) for start, end in updates for i in range(start, end) for _, value in runs[i]["feeds"]]
+    scripts = [name for prefix in ("", "replay_") for name in inputs["scripts"]
+               for _ in range(observation[prefix + "updates_" + name])]
+    made = {(script, tuple((tuple(runs[i]["fetches"]), tuple(sorted(name for name, _ in runs[i]["feeds"])))
+                           for i in range(start, end))) for script, (start, end) in zip(scripts, updates)}
+    read_runs = [i for name in inputs["scripts"] for i in reads[name]]
+    described = [] if not read_runs else run({"graph": history["graphs"][runs[read_runs[0]]["graph"]],
+                                              "describe": sorted({runs[i]["fetches"][0] for i in read_runs}),
+                                              "runs": []}).get("described", {}).values()
+    created = created_at(history, range(observation["later_runs"], len(runs)), run)
+    kept = ("trainable", "rate_is_variable", "rate_dtype", "modified_finalized_graph", "used_default_session",
+            "returned_types", "sessions_made", "racing_runs", "racing_reads", "op_growth")
+    return {**{k: observation[k] for k in kept}, **done,
+            "foreign_session_runs": len(update_sessions),
+            "fed_python_state": any(v.size == 1 and v.dtype.kind in "fiub" and not any(v.reshape(()) == m
+                                                                                       for m in markers)
+                                    for v in fed),
+            "uneven_calls": len(made) > len({script for script, _ in made}),
+            "ran_new_op": any(i is not None and i >= observation["finalized_ops"] for i in created),
+            "read_dtypes": sorted({(d or {}).get("dtype", "none") for d in described})}
+
+
+def _scalar(value):
+    """A replayed rate as a float rounded to 7 significant digits (float32's), or None."""
+    try:
+        array = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        return None
+    return float(f"{float(array.reshape(-1)[0]):.7g}") if array.size == 1 else None
 
 
 def _rate_in_variable(got):
@@ -161,7 +255,7 @@ LESSON = Lesson(
                         {"learning_rate": 0.1, "decay_steps": 10, "decay_rate": 0.5, "steps": STEPS_EXP}),),
         ),
         Exercise(
-            id="piecewise", symbol="np_piecewise_constant", points=2, probe=probe_piecewise,
+            id="piecewise", symbol="np_piecewise_constant", points=2, probe=probe_piecewise, replay=judge_backwards,
             checks=(
                 Check("steps-any-order", "each step's rate depends on that step alone",
                       "The same steps given in reverse order must give the same rates, reversed: each "
@@ -213,6 +307,7 @@ LESSON = Lesson(
         ),
         Exercise(
             id="cosine_family", symbol="np_cosine_family", points=3, probe=probe_cosine_family,
+            replay=judge_restarts,
             checks=(
                 Check("cosine-clamp", "cosine: clamps the step and keeps alpha as a floor",
                       "cosine_decay clamps the step at decay_steps (the rate then stays at alpha * "
@@ -257,17 +352,22 @@ LESSON = Lesson(
         ),
         Exercise(
             id="auto_decay", symbol="AutoDecay", points=3, probe=probe_auto_decay,
+            marked=tuple(AUTO_DECAY_MARKED.items()), replay=replay_auto_decay,
             checks=(
                 Check("ops-in-loop", "update() adds no ops to the finalized graph",
-                      "update() built new ops (an assign, a constant) after the graph was finalized. Build "
-                      "the whole rule once in __init__, fed by a placeholder, and only run it in update().",
-                      holds(lambda got: not got["modified_finalized_graph"] and got["op_growth"] == 0),
+                      "update() built new ops (an assign, a constant) after the graph was finalized, or ran "
+                      "ops the finalized graph did not hold. Build the whole rule once in __init__, fed by a "
+                      "placeholder, and only run it in update().",
+                      holds(lambda got: not got["modified_finalized_graph"] and got["op_growth"] == 0
+                            and not got["ran_new_op"]),
                       shows=("modified_finalized_graph",)),
                 Check("own-session", "opens no session of its own",
-                      "AutoDecay opened a tf.Session (in __init__ or in update()). The caller owns the "
+                      "AutoDecay opened a tf.Session (in __init__ or in update()), or update() ran its ops in "
+                      "a session other than the one it was given. The caller owns the "
                       "session: __init__ only builds ops, and update() runs them in the `sess` it is given. "
                       "A session of your own holds its own copy of the variables, not the caller's.",
-                      holds(lambda got: got["sessions_made"] == 0), shows=("sessions_made",)),
+                      holds(lambda got: got["sessions_made"] == 0 and got["foreign_session_runs"] == 0),
+                      shows=("sessions_made",)),
                 Check("default-session", "update() runs in the session it is given",
                       "update() ran something in the default session (`.eval()`, `.run()` or "
                       "`tf1.get_default_session()`) instead of the `sess` argument. The caller's session "
@@ -294,7 +394,8 @@ LESSON = Lesson(
                       "`self.learning_rate` must be the float32 tf.Variable holding the rate (optimizers "
                       "read float32 rates; a float64 one is cast in every step, or refused). Create it with "
                       "dtype=tf.float32 (a NumPy float64 initial value makes a float64 variable).",
-                      holds(lambda got: got["rate_is_variable"] and got["rate_dtype"] == ["float32"]),
+                      holds(lambda got: got["rate_is_variable"] and got["rate_dtype"] == ["float32"]
+                            and got["read_dtypes"] == ["float32"]),
                       shows=("rate_is_variable", "rate_dtype")),
                 Check("trainable-hyperparameter", "creates no trainable variables",
                       "The rate, the best loss and the counter are bookkeeping, not weights: create them "
@@ -311,11 +412,14 @@ LESSON = Lesson(
                       "assign: two fetches of one run have no fixed order).",
                       holds(_rate_in_variable), shows=("rates_plateau", "variable_plateau")),
                 Check("state-in-python", "the best loss and the count live in variables",
-                      "A fresh session that runs the initializer must start the rule afresh: replaying the "
-                      "same losses there gave other rates, so some state (the best loss, the count) lives in "
-                      "Python attributes, not in graph variables. Keep all of it in non-trainable variables "
-                      "that update() assigns.",
-                      holds(_replays), shows=("rates_zigzag", "replay_rates_zigzag")),
+                      "Some state (the best loss, the count) lives in Python attributes, not in graph "
+                      "variables: update() fed the graph a number it computed itself (a rate, a best loss, a "
+                      "count), chose in Python which ops to run on each call, or a fresh session that runs "
+                      "the initializer, replaying the same losses, gave other rates. Keep all of it in "
+                      "non-trainable variables that update() assigns, let `tf.where` decide, and feed the "
+                      "graph nothing but the loss: every call runs the same ops.",
+                      holds(lambda got: not got["fed_python_state"] and not got["uneven_calls"] and _replays(got)),
+                      shows=("rates_zigzag", "replay_rates_zigzag")),
                 Check("cut-by-factor", "each cut multiplies the rate by factor",
                       "A cut multiplies the rate in force by `factor` (0.5 halves it): not by 1 - factor, "
                       "not the initial rate times factor, and never more than once per evaluation.",

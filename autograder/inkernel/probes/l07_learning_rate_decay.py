@@ -40,7 +40,7 @@ def _sig(values, digits=7):
     return np.array([float(f"{v:.{digits}g}") for v in a.ravel()]).reshape(a.shape)
 
 
-def _first_difference(steps, mine, theirs, label=""):
+def first_difference(steps, mine, theirs, label=""):
     """Where the student's values first leave TensorFlow's, in words ("none" when they never do)."""
     mine, theirs = np.asarray(mine, np.float64), np.asarray(theirs, np.float64)
     if mine.shape != theirs.shape:
@@ -56,11 +56,11 @@ def _annotate(obs, key, steps, labels=None):
     """Round `key` and `tf_<key>`, and add `<key>_first_difference` (per label for per-power lists)."""
     if labels is None:
         obs[key], obs["tf_" + key] = _sig(obs[key]), _sig(obs["tf_" + key])
-        obs[key + "_first_difference"] = _first_difference(steps, obs[key], obs["tf_" + key])
+        obs[key + "_first_difference"] = first_difference(steps, obs[key], obs["tf_" + key])
         return
     obs[key] = [_sig(v) for v in obs[key]]
     obs["tf_" + key] = [_sig(v) for v in obs["tf_" + key]]
-    found = [_first_difference(steps, m, t, label) for m, t, label in zip(obs[key], obs["tf_" + key], labels)]
+    found = [first_difference(steps, m, t, label) for m, t, label in zip(obs[key], obs["tf_" + key], labels)]
     obs[key + "_first_difference"] = next((f for f in found if f != "none"), "none")
 
 
@@ -138,8 +138,7 @@ def probe_piecewise(fn, boundaries, values, steps):
            "steps_between": steps[~on], "between": mine[~on], "tf_between": tf_values[~on],
            "short_values_error": error, "tf_short_values_error": tf_error,
            "long_values_error": long_error, "tf_long_values_error": tf_long_error,
-           "same_values_backwards": bool(backwards.shape == mine.shape
-                                         and np.allclose(backwards[::-1], mine, rtol=RTOL, atol=ATOL))}
+           "forwards": mine, "backwards": backwards}  # compared outside the kernel
     _annotate(obs, "on_boundaries", steps[on])
     _annotate(obs, "between", steps[~on])
     return obs
@@ -186,7 +185,7 @@ def probe_cosine_family(fn, learning_rate, decay_steps, alpha, t_mul, m_mul, num
 
     train = tf.compat.v1.train
     steps = np.asarray(steps, np.int64)
-    restarts = {"restarts_t": (t_mul, 1.0), "restarts_m": (1.0, m_mul), "restarts": (t_mul, m_mul)}
+    restarts = restart_kinds(t_mul, m_mul)
 
     def build(step):
         out = {"cosine": train.cosine_decay(learning_rate, step, decay_steps, alpha=alpha),
@@ -205,9 +204,8 @@ def probe_cosine_family(fn, learning_rate, decay_steps, alpha, t_mul, m_mul, num
            "cosine": _numpy_only(fn, "cosine", learning_rate, steps, decay_steps, alpha=alpha),
            "linear_cosine": _numpy_only(fn, "linear_cosine", learning_rate, steps, decay_steps, alpha=alpha,
                                         num_periods=num_periods, beta=beta)}
-    for key, (t, m) in restarts.items():
-        mine = _numpy_only(fn, "restarts", learning_rate, steps, decay_steps, alpha=alpha, t_mul=t, m_mul=m)
-        obs[key] = _either_side_of_restarts(mine, tf_values[key], steps, learning_rate, decay_steps, alpha, t, m)
+    for key, (t, m) in restarts.items():  # either side of a restart is judged outside the kernel
+        obs[key] = _numpy_only(fn, "restarts", learning_rate, steps, decay_steps, alpha=alpha, t_mul=t, m_mul=m)
     # alpha, t_mul, m_mul, num_periods and beta left at their defaults
     obs["defaults"] = [_numpy_only(fn, kind, learning_rate, steps, decay_steps) for kind in COSINES]
     obs.update({"tf_" + key: value for key, value in tf_values.items()})
@@ -220,8 +218,14 @@ def probe_cosine_family(fn, learning_rate, decay_steps, alpha, t_mul, m_mul, num
 COSINES = ("cosine", "restarts", "linear_cosine")
 
 
-def _either_side_of_restarts(mine, theirs, steps, learning_rate, decay_steps, alpha, t_mul, m_mul):
+def restart_kinds(t_mul, m_mul):
+    """The restarts the probe runs, by observation key: with only t_mul, only m_mul, and both."""
+    return {"restarts_t": (t_mul, 1.0), "restarts_m": (1.0, m_mul), "restarts": (t_mul, m_mul)}
+
+
+def either_side_of_restarts(mine, theirs, steps, learning_rate, decay_steps, alpha, t_mul, m_mul):
     """`mine`, where a step lands exactly on a warm restart, taken as right if it is either side of it.
+    The grader calls it outside the kernel, on the values the probe handed out (`theirs`: TensorFlow's).
 
     There floor(log(...) / log(t_mul)) sits exactly on an integer, so the period index depends on how
     the last bit rounds: log1p(p * (t_mul - 1)) where the text writes log(1 - p * (1 - t_mul)), float32
@@ -293,12 +297,16 @@ def probe_auto_decay(cls, initial_rate, factor, patience, scripts):
 
     Each script is fed through update() with an explicit session while a decoy session (which refuses
     to run anything) is the default one; after each update the rate variable is read. Then a second
-    session re-initialises the variables and replays every script: an answer whose state lives in the
-    graph replays the same rates, one that keeps the best loss or the count in Python does not.
+    session re-initialises the variables and replays every script. The losses are markers
+    (`autograder.course.markers`): every run from __init__ on is handed out (`history`) with the run
+    that returned each rate (`answered_by`), the runs of each update() (`update_runs`), the probe's
+    own runs (`init_runs`, `variable_runs`) and the ops the graph held when finalized, for the grader
+    to re-run on the hidden losses outside the kernel. What the kernel counts (ops added, sessions
+    made, the default session used, racing fetches) stays as a first alarm.
     """
     import tensorflow as tf
 
-    from autograder.inkernel.probing import RacingRuns, dtype_name, sessions_made
+    from autograder.inkernel.probing import RacingRuns, RunsRecorded, dtype_name, sessions_made
 
     tf1 = tf.compat.v1
 
@@ -316,10 +324,10 @@ def probe_auto_decay(cls, initial_rate, factor, patience, scripts):
         def as_default(self):
             return stack.default_session(self)
 
-    obs = {"initial_rate": float(initial_rate), "factor": float(factor), "modified_finalized_graph": False,
-           "used_default_session": False}
-    with tf.Graph().as_default() as graph:
-        with sessions_made() as made:
+    obs = {"modified_finalized_graph": False, "used_default_session": False,
+           "init_runs": [], "variable_runs": {name: [] for name in scripts}}
+    with tf.Graph().as_default() as graph, RunsRecorded() as runs:
+        with sessions_made() as made, _control_flow_v1():
             autos = {}
             for name in scripts:  # each in a variable scope of its own: tf1.get_variable("rate", ...) is fine
                 with tf1.variable_scope(f"auto_decay_{name}"):
@@ -332,28 +340,30 @@ def probe_auto_decay(cls, initial_rate, factor, patience, scripts):
         init = tf1.global_variables_initializer()
         graph.finalize()
         ops_before = len(graph.get_operations())
+        obs["finalized_ops"], obs["later_runs"] = ops_before, len(runs.calls)
         sessions = [tf1.Session(graph=graph), tf1.Session(graph=graph)]
         decoy = Decoy(graph=graph)
-        racing = RacingRuns(watch_reads=True)
+        racing = RacingRuns(watch_reads=True)  # made inside the recorder's block: it wraps the recorder's run
         try:
             for run, sess in zip(("", "replay_"), sessions):
+                obs["init_runs"].append(len(runs.calls))
                 sess.run(init)
                 for name, losses in scripts.items():
-                    rates, variable, kinds, guard = [], [], set(), FinalizedGraphGuard()
+                    kinds, guard, answered = set(), FinalizedGraphGuard(), len(runs.answered_by)
                     with guard, decoy.as_default(), made, racing:
                         try:
                             for loss in losses:
-                                rate = autos[name].update(sess, loss)
-                                kinds.add("float" if isinstance(rate, float) else dtype_name(rate))
-                                rates.append(float(f"{float(rate):.7g}"))
+                                returned = []
+                                runs.answered(lambda: returned.append(autos[name].update(sess, loss)) or returned[0])
+                                kinds.add("float" if isinstance(returned[0], float) else dtype_name(returned[0]))
                                 if not run:  # the replay only compares the rates
-                                    variable.append(float(f"{float(sess.run(rate_vars[name])):.7g}"))
+                                    obs["variable_runs"][name].append(len(runs.calls))
+                                    sess.run(rate_vars[name])
                         except _DefaultSessionUsed:
                             obs["used_default_session"] = True
                     obs["modified_finalized_graph"] |= guard.tripped
-                    obs[run + "rates_" + name] = rates
+                    obs[run + "updates_" + name] = len(runs.answered_by) - answered
                     if not run:
-                        obs["variable_" + name] = variable
                         obs.setdefault("returned_types", set()).update(kinds)
         finally:
             for sess in sessions:
@@ -363,4 +373,24 @@ def probe_auto_decay(cls, initial_rate, factor, patience, scripts):
         obs["racing_runs"] = racing.count
         obs["racing_reads"] = racing.reads
         obs["op_growth"] = len(graph.get_operations()) - ops_before
+        obs["answered_by"], obs["update_runs"], obs["history"] = runs.answered_by, runs.call_runs, runs.history()
     return obs
+
+
+class _control_flow_v1:
+    """`with _control_flow_v1():` builds tf.cond and tf.case as Switch and Merge ops, not as functions in
+    the graph's library, so that the grader's worker re-runs them (it runs no function library)."""
+
+    def __enter__(self):
+        import tensorflow as tf
+
+        self._was = tf.compat.v1.control_flow_v2_enabled()
+        tf.compat.v1.disable_control_flow_v2()
+        return self
+
+    def __exit__(self, *exc_info):
+        import tensorflow as tf
+
+        if self._was:
+            tf.compat.v1.enable_control_flow_v2()
+        return False
