@@ -61,6 +61,9 @@ SAFE_OPS = frozenset({
     # resource and reference variables: state lives in the request's own session
     "VarHandleOp", "ReadVariableOp", "AssignVariableOp", "AssignAddVariableOp", "AssignSubVariableOp",
     "VarIsInitializedOp", "VariableV2", "Assign", "AssignAdd", "AssignSub",
+    # the v1 optimizers' updates of a variable (and of their slots), in the request's own session
+    "ApplyGradientDescent", "ResourceApplyGradientDescent", "ApplyMomentum", "ResourceApplyMomentum",
+    "ApplyAdam", "ResourceApplyAdam",
 })
 
 

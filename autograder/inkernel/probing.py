@@ -27,11 +27,11 @@ class FinalizedGraphGuard:
 
     def __enter__(self) -> "FinalizedGraphGuard":
         self._graph = _default_graph()
-        self._ops = _op_count(self._graph)
+        self._ops = op_count(self._graph)
         return self
 
     def __exit__(self, kind, error, traceback) -> bool:
-        grew = _op_count(self._graph) != self._ops
+        grew = op_count(self._graph) != self._ops
         if kind is not None and issubclass(kind, RuntimeError) and "finalized" in str(error):
             self.tripped = True
             return True
@@ -45,7 +45,7 @@ def _default_graph() -> Any:
     return ops.get_default_graph()
 
 
-def _op_count(graph: Any) -> int:
+def op_count(graph: Any) -> int:
     """How many ops `graph` holds, asked of `tf.Graph` itself: an attribute set on the object is ignored."""
     from tensorflow.python.framework import ops
 

@@ -5,9 +5,14 @@ Keras models. No grade depends on what other cells left behind.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from autograder.course.compare import holds, same
+from autograder.course.history import created_at, replay_history
+from autograder.course.markers import mark
 from autograder.course.spec import Case, Check, Exercise, Lesson
 from autograder.inkernel.probes.l03_collections_and_trainable import (
+    freeze_report,
     probe_bookkeeping,
     probe_dense,
     probe_freezer,
@@ -28,6 +33,34 @@ def _no_extra_trainable(got, expected):
 
 def _model_vars_global(got, expected):
     return same("model")(got, expected) and set(got["model"]) <= set(got["global"])
+
+
+FREEZER_MARKED = {"lr": "number"}
+
+
+def replay_freezer(observation, inputs, run):
+    """The Freezer's training on the hidden learning rate: every run of the probe's session (the
+    initializer, each step's runs, the probe's reads of the variables), made in the kernel on a
+    marker, re-run outside with the hidden value in its place. The weights after each step are what
+    those runs compute outside, not what the kernel read; an op a step ran that the GraphDef lists
+    after the ops of the finalized graph was built in the loop, whatever the kernel's op count said."""
+    history, names = observation["history"], observation["names"]
+    values, refused = replay_history(history, mark(inputs, FREEZER_MARKED)[1], run)
+    reads = [None if i is None else values[i] for i in observation["reads"]]
+    if refused is not None or any(r is None for r in reads):
+        return {"error": {"type": "NotReplayable",
+                          "message": refused or "the probe's reads of the variables did not re-run"}}
+    trajectory = [{name: np.asarray(read[k]) for k, name in enumerate(names)} for read in reads]
+    schedule = [list(inputs["cycle"][i % len(inputs["cycle"])]) for i in range(observation["steps_run"])]
+    fresh, trained, stuck = freeze_report(trajectory, schedule, names)
+    step_runs = [i for start, end in observation["step_runs"] for i in range(start, end)]
+    created = created_at(history, step_runs, run) if step_runs else []
+    return {"modified_finalized_graph": observation["modified_finalized_graph"] or any(
+                i is not None and i >= observation["finalized_ops"] for i in created),
+            "steps_run": observation["steps_run"], "op_growth": observation["op_growth"],
+            "frozen_moved_fresh": fresh[:5], "frozen_moved_after_training": trained[:5], "unfrozen_stuck": stuck[:5],
+            "bystander_moved": observation["bystander"] and not np.array_equal(reads[0][-1], reads[-1][-1]),
+            "final": {name: value.tolist() for name, value in trajectory[-1].items()}}
 
 
 FRESH_MOVED = (
@@ -171,6 +204,7 @@ LESSON = Lesson(
         ),
         Exercise(
             id="freezer", symbol="Freezer", points=3, probe=probe_freezer,
+            marked=tuple(FREEZER_MARKED.items()), replay=replay_freezer,
             checks=(
                 Check("ops-in-loop", "adds no op while training (graph finalized)",
                       "step() built ops after the graph was finalized (or the graph grew). Build every "

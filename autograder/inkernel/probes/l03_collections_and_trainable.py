@@ -9,7 +9,7 @@ import contextlib
 
 import numpy as np
 
-from autograder.inkernel.probing import CallCounter, FinalizedGraphGuard
+from autograder.inkernel.probing import CallCounter, FinalizedGraphGuard, RunsRecorded, op_count
 
 COLLECTIONS = {  # observation key -> GraphKeys attribute
     "global": "GLOBAL_VARIABLES",
@@ -192,8 +192,9 @@ def _same_weights(a, b):
     return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
 
 
-def _freeze_report(trajectory, schedule, names):
-    """Which variables moved while frozen (never trained before / trained before) and which stood still."""
+def freeze_report(trajectory, schedule, names):
+    """Which variables moved while frozen (never trained before / trained before) and which stood
+    still, as [step, name] pairs, from the weights at the start and after each step of `schedule`."""
     fresh, trained, stuck, seen = [], [], [], set()
     for i, frozen in enumerate(schedule):
         before, after = trajectory[i], trajectory[i + 1]
@@ -220,9 +221,16 @@ def probe_freezer(cls, values, loss, optimizer, lr, cycle, steps, bystander=None
     """Build the Freezer, finalize the graph, then train `steps` steps freezing cycle[i % len(cycle)].
 
     `bystander` (an initial value) adds a trainable variable to the graph and the loss that is not in
-    var_list: the Freezer must never move it.
+    var_list: the Freezer must never move it. The kernel is given a marker for `lr`
+    (`autograder.course.markers`). Every run of the session, from the initializer on, is handed out
+    (`history`), with the numbers of the probe's own reads of the variables (`reads`: at the start
+    and after each step, the bystander last) and of each step's runs (`step_runs`): the grader re-runs
+    them outside the kernel with the hidden learning rate (`replay_freezer`), and judges the weights
+    those runs compute, not what the kernel read. The op counts and the finalized error are an alarm
+    kept in the kernel beside it.
     """
     import tensorflow as tf
+    from tensorflow.python.client import session as tf_session
 
     tf1 = tf.compat.v1
     schedule = [list(cycle[i % len(cycle)]) for i in range(steps)]
@@ -232,31 +240,37 @@ def probe_freezer(cls, values, loss, optimizer, lr, cycle, steps, bystander=None
         opt = (tf1.train.AdamOptimizer(lr) if optimizer == "adam"
                else tf1.train.MomentumOptimizer(lr, momentum=0.9))
         total = _freezer_loss(loss, variables)
-        outsider = None
+        watched = list(variables.values())
         if bystander is not None:
             outsider = tf1.get_variable("bystander", initializer=np.float32(bystander))
             total = total + tf.square(outsider - 2.0)
+            watched.append(outsider)
         freezer = cls(total, list(variables.values()), opt)
         init = tf1.global_variables_initializer()
         graph.finalize()
-        ops_at_start = len(graph.get_operations())
-        op_counts, guard = [], FinalizedGraphGuard()
-        with tf1.Session() as sess:
-            sess.run(init)
-            trajectory = [sess.run(variables)]
-            outsider_start = sess.run(outsider) if outsider is not None else None
+        ops_at_start = op_count(graph)
+        op_counts, guard, reads, step_runs = [], FinalizedGraphGuard(), [], []
+        with tf1.Session() as sess, RunsRecorded() as runs:
+
+            def read():
+                """Read the variables through the session class's own run (never an attribute the
+                student's code set on this session); note the run's number, None if none was recorded."""
+                start = len(runs.calls)
+                tf_session.BaseSession.run(sess, watched)
+                reads.append(start if len(runs.calls) == start + 1 else None)
+
+            tf_session.BaseSession.run(sess, init)
+            read()
             with guard:
                 for frozen in schedule:
+                    start = len(runs.calls)
                     freezer.step(sess, [variables[n] for n in frozen])
-                    trajectory.append(sess.run(variables))
-                    op_counts.append(len(graph.get_operations()))
-            bystander_moved = outsider is not None and bool(sess.run(outsider) != outsider_start)
-    done = len(trajectory) - 1
-    fresh, trained, stuck = _freeze_report(trajectory, schedule[:done], list(values))
-    return {"modified_finalized_graph": guard.tripped, "steps_run": done, "ops_at_start": ops_at_start,
-            "op_growth": (op_counts[-1] - ops_at_start) if op_counts else 0,
-            "frozen_moved_fresh": fresh[:5], "frozen_moved_after_training": trained[:5],
-            "unfrozen_stuck": stuck[:5], "bystander_moved": bystander_moved, "final": trajectory[-1]}
+                    step_runs.append([start, len(runs.calls)])
+                    read()
+                    op_counts.append(op_count(graph))
+    return {"modified_finalized_graph": guard.tripped, "steps_run": len(step_runs), "finalized_ops": ops_at_start,
+            "op_growth": (op_counts[-1] - ops_at_start) if op_counts else 0, "names": list(values),
+            "bystander": bystander is not None, "reads": reads, "step_runs": step_runs, "history": runs.history()}
 
 
 def probe_train_layers(train, x, y, layers, schedule, lr):
@@ -302,6 +316,6 @@ def probe_train_layers(train, x, y, layers, schedule, lr):
     trajectory = recorder.trajectory(untrained, trained, len(schedule))
     if trajectory is None:  # the weights after step k: those of a run of k steps on a fresh model
         trajectory = [untrained] + [run(k)[0] for k in range(1, len(schedule))] + [trained]
-    fresh, trained_moved, stuck = _freeze_report(trajectory, schedule, names)
+    fresh, trained_moved, stuck = freeze_report(trajectory, schedule, names)
     return {"losses": losses, "frozen_moved_fresh": fresh[:5], "frozen_moved_after_training": trained_moved[:5],
             "unfrozen_stuck": stuck[:5]}
