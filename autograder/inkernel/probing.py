@@ -110,7 +110,10 @@ def export_graph(graph: Any) -> str:
     the kernel (`engine.replay`) on inputs the kernel never sees."""
     import base64
 
-    return base64.b64encode(graph.as_graph_def().SerializeToString()).decode()
+    from tensorflow.python.framework import ops
+
+    # asked of tf.Graph itself: an attribute set on the graph object is ignored
+    return base64.b64encode(ops.Graph.as_graph_def(graph).SerializeToString()).decode()
 
 
 class FreshDirectory:

@@ -35,6 +35,33 @@ def _model_vars_global(got, expected):
     return same("model")(got, expected) and set(got["model"]) <= set(got["global"])
 
 
+def _dtypes_outside(observation, names, run) -> dict:
+    """The dtype each variable op of `names` holds, read by the grader's worker from the GraphDef of
+    the variable ops the probe handed out (None for a name it does not hold)."""
+    answer = run({"graph": observation["variable_ops"], "describe": list(names), "runs": []})
+    if "refused" in answer:
+        raise ValueError(answer["refused"])
+    return {name: (answer["described"].get(name) or {}).get("dtype") for name in names}
+
+
+def replay_bookkeeping(observation, inputs, run):
+    """The counter's and the global step's dtypes, read outside the kernel from the GraphDef."""
+    counter, step = observation["counter"], observation["global_step"]
+    dtypes = _dtypes_outside(observation, [name for name in (step, counter and counter["op"]) if name], run)
+    done = {k: v for k, v in observation.items() if k not in ("variable_ops", "global_step")}
+    done["global_step_dtype"] = dtypes.get(step)
+    if counter is not None:
+        done["counter"] = {"dtype": dtypes.get(counter["op"]), "shape": counter["shape"], "value": counter["value"]}
+    return done
+
+
+def replay_train_excluding(observation, inputs, run):
+    """The variables' dtypes, read outside the kernel from the GraphDef."""
+    done = {k: v for k, v in observation.items() if k != "variable_ops"}
+    done["dtypes"] = _dtypes_outside(observation, observation["global"], run)
+    return done
+
+
 FREEZER_MARKED = {"lr": "number"}
 
 
@@ -79,6 +106,7 @@ LESSON = Lesson(
     exercises=(
         Exercise(
             id="bookkeeping", symbol="build_bookkeeping", points=3, probe=probe_bookkeeping,
+            replay=replay_bookkeeping,
             checks=(
                 Check("trainable-by-default", "trains only w and b",
                       "trainable defaults to True, even for a variable you put in LOCAL_VARIABLES with "
@@ -140,6 +168,7 @@ LESSON = Lesson(
         ),
         Exercise(
             id="train_excluding", symbol="train_excluding", points=2, probe=probe_train_excluding,
+            replay=replay_train_excluding,
             checks=(
                 Check("edited-copy", "removes the excluded variables from TRAINABLE_VARIABLES",
                       "An excluded variable is still in TRAINABLE_VARIABLES. tf1.get_collection returns a "

@@ -32,6 +32,27 @@ def _unscoped(name: str) -> str:
     return name.rsplit("/", 1)[-1]
 
 
+def _collection(graph, key) -> list:
+    """A collection of `graph`, asked of `tf.Graph` itself: an attribute set on the graph object is ignored."""
+    from tensorflow.python.framework import ops
+
+    return ops.Graph.get_collection(graph, key)
+
+
+def _variable_ops(graph) -> str:
+    """The GraphDef of `graph`'s variable ops alone, serialized and base64-encoded: the grader reads
+    the dtype each variable holds from it outside the kernel, never from what a Python object declares."""
+    import base64
+
+    from tensorflow.core.framework import graph_pb2
+    from tensorflow.python.framework import ops
+
+    whole = ops.Graph.as_graph_def(graph)
+    kept = graph_pb2.GraphDef(versions=whole.versions)
+    kept.node.extend(node for node in whole.node if node.op in ("VarHandleOp", "VariableV2"))
+    return base64.b64encode(kept.SerializeToString()).decode()
+
+
 def _first_line(exc) -> str:
     """The error type and its first telling sentence (TensorFlow puts the reason after a preamble)."""
     message = getattr(exc, "message", None) or str(exc)
@@ -56,21 +77,24 @@ def probe_bookkeeping(build, x, w0, b0):
     with tf.Graph().as_default() as graph:
         x_t = tf1.placeholder(tf.float32, [None, x.shape[1]], name="x")
         logits, ema_op = build(x_t, np.asarray(w0, np.float32), np.asarray(b0, np.float32))
-        obs = {key: sorted(_name(i) for i in graph.get_collection(getattr(tf1.GraphKeys, attr)))
+        obs = {key: sorted(_name(i) for i in _collection(graph, getattr(tf1.GraphKeys, attr)))
                for key, attr in COLLECTIONS.items()}
         # A summary's tag is judged without its scopes, as in lesson 5: a v1 summary made inside a name
         # or variable scope takes the scope as a prefix of its name and tag, and is still "mean_logit".
         obs["summaries"] = sorted(_unscoped(name) for name in obs["summaries"])
-        steps = graph.get_collection(tf1.GraphKeys.GLOBAL_STEP) or [
-            v for v in tf1.global_variables() if v.op.name == "global_step"]
-        obs["global_step_dtype"] = steps[0].dtype.base_dtype.name if steps else None
-        counters = [v for v in tf1.local_variables() + tf1.global_variables() if v.op.name == "examples_seen"]
-        variables = {v.op.name: v for v in tf1.global_variables() if v.op.name in ("w", "b")}
-        trainable = {v.op.name for v in tf1.trainable_variables()}
-        shadows = {name: sorted((v for v in tf1.global_variables() if v.op.name.startswith(name + "/")),
+        global_variables = _collection(graph, tf1.GraphKeys.GLOBAL_VARIABLES)
+        steps = _collection(graph, tf1.GraphKeys.GLOBAL_STEP) or [
+            v for v in global_variables if v.op.name == "global_step"]
+        obs["global_step"] = steps[0].op.name if steps else None
+        counters = [v for v in _collection(graph, tf1.GraphKeys.LOCAL_VARIABLES) + global_variables
+                    if v.op.name == "examples_seen"]
+        variables = {v.op.name: v for v in global_variables if v.op.name in ("w", "b")}
+        trainable = {v.op.name for v in _collection(graph, tf1.GraphKeys.TRAINABLE_VARIABLES)}
+        shadows = {name: sorted((v for v in global_variables if v.op.name.startswith(name + "/")),
                                 key=lambda v: v.op.name) for name in variables}
         obs["shadows"] = {name: [len(found), any(v.op.name in trainable for v in found)]
                           for name, found in sorted(shadows.items())}
+        obs["variable_ops"] = _variable_ops(graph)
         grow = [v.assign_add(tf.ones_like(v)) for v in variables.values()]
         summaries = tf1.summary.merge_all()
         init = [tf1.global_variables_initializer(), tf1.local_variables_initializer()]
@@ -81,8 +105,8 @@ def probe_bookkeeping(build, x, w0, b0):
                 sess.run(init)
                 if counters:
                     value = sess.run(counters[0])
-                    obs["counter"] = {"dtype": counters[0].dtype.base_dtype.name,
-                                      "shape": list(np.shape(value)), "value": float(np.sum(value))}
+                    obs["counter"] = {"op": counters[0].op.name, "shape": list(np.shape(value)),
+                                      "value": float(np.sum(value))}
                 obs["logits"] = sess.run(logits, {x_t: x})
                 if summaries is not None:
                     summary = tf1.Summary.FromString(sess.run(summaries, {x_t: x}))
@@ -99,17 +123,17 @@ def probe_bookkeeping(build, x, w0, b0):
 
 
 def probe_train_excluding(train, values, excluded, steps, lr):
-    """Call the student's trainer in a fresh graph; read its result and the collections it left."""
+    """Call the student's trainer in a fresh graph; read its result and the collections it left (asked
+    of `tf.Graph` itself), and hand out its variable ops for the grader to read their dtypes outside."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
     with tf.Graph().as_default() as graph:
         final = train(dict(values), list(excluded), steps, lr)
-        trainable = sorted(_name(v) for v in graph.get_collection(tf1.GraphKeys.TRAINABLE_VARIABLES))
-        global_ = sorted(_name(v) for v in graph.get_collection(tf1.GraphKeys.GLOBAL_VARIABLES))
-        dtypes = {_name(v): v.dtype.base_dtype.name for v in graph.get_collection(tf1.GraphKeys.GLOBAL_VARIABLES)}
+        trainable = sorted(_name(v) for v in _collection(graph, tf1.GraphKeys.TRAINABLE_VARIABLES))
+        global_ = sorted(_name(v) for v in _collection(graph, tf1.GraphKeys.GLOBAL_VARIABLES))
     return {"final": {str(k): float(v) for k, v in dict(final).items()},
-            "trainable": trainable, "global": global_, "dtypes": dtypes}
+            "trainable": trainable, "global": global_, "variable_ops": _variable_ops(graph)}
 
 
 def probe_dense(dense, x, layers, decay):
@@ -124,9 +148,9 @@ def probe_dense(dense, x, layers, decay):
             h = dense(h, np.asarray(w0, np.float32), np.asarray(b0, np.float32), f"layer{i}", decay)
             if i < len(layers) - 1:
                 h = tf.nn.relu(h)
-        terms = list(graph.get_collection("losses"))
-        regularization = graph.get_collection(tf1.GraphKeys.REGULARIZATION_LOSSES)
-        names = sorted(_name(v) for v in graph.get_collection(tf1.GraphKeys.TRAINABLE_VARIABLES))
+        terms = list(_collection(graph, "losses"))
+        regularization = _collection(graph, tf1.GraphKeys.REGULARIZATION_LOSSES)
+        names = sorted(_name(v) for v in _collection(graph, tf1.GraphKeys.TRAINABLE_VARIABLES))
         with tf1.Session() as sess:
             sess.run(tf1.global_variables_initializer())
             output, values = sess.run([h, terms])
