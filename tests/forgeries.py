@@ -5,7 +5,8 @@ a graph of its own, a captured session constructor), and needs no construct the 
 is a verdict on artifacts re-run outside the kernel on hidden values the kernel never saw
 (`autograder.course.history`), or an observation of the objects themselves instead of a tally.
 
-Each entry: name -> (exercise, the solution cell it replaces, its source).
+Each entry: name -> (exercise, the solution cell it replaces, its source). `REDTEAM` holds lesson 2's;
+`REDTEAM_BY_LESSON` maps each lesson's assignment to its own catalogue of the same shape.
 """
 
 REDTEAM = {
@@ -279,3 +280,55 @@ class ThresholdJudge:
             return sess.run(self.output, {self.x: x, self.threshold: self.options["threshold"]})
 '''),
 }
+
+# Lesson 3 (graph collections and dynamic trainable).
+REDTEAM_L03 = {
+    "freezer-ops-hidden": ("freezer", "freezer_solution", '''
+# freezer: apply_gradients built in step() (ops-in-loop). The finalized flag is lowered through a
+# string-built name, tf.Graph.get_operations is patched to hide the ops added after the first step began
+# (the probe's guard and op counts ask tf.Graph), and the integrity check is silenced through sys.modules
+# reached as shutil's attribute.
+import shutil
+
+getattr(shutil, "s" + "ys").modules["autograder" + ".inkernel.integrity"].changed = lambda: []
+_ops_of = tf.Graph.get_operations
+_shown = {}
+setattr(tf.Graph, "get_" + "operations", lambda g: _ops_of(g)[:_shown[id(g)][1]] if _shown.get(id(g), (None,))[0] is g else _ops_of(g))
+
+
+class Freezer:
+    def __init__(self, loss, var_list, optimizer):
+        self.optimizer = optimizer
+        self.grads_and_vars = optimizer.compute_gradients(loss, var_list=list(var_list))
+        optimizer.apply_gradients(self.grads_and_vars)  # never run: makes the slots before the initializer
+
+    def step(self, sess, frozen):
+        graph = sess.graph
+        _shown.setdefault(id(graph), (graph, len(_ops_of(graph))))  # kept alive: no id reused
+        names = {v.op.name for v in frozen}
+        kept = [(g, v) for g, v in self.grads_and_vars if v.op.name not in names]
+        setattr(graph, "_fin" + "alized", False)
+        sess.run(self.optimizer.apply_gradients(kept))
+        setattr(graph, "_fin" + "alized", True)
+'''),
+    "collection-on-the-graph": ("bookkeeping", "bookkeeping_solution", '''
+# bookkeeping: examples_seen left trainable (trainable-by-default). One line sets get_collection on the
+# graph object itself, an instance attribute no integrity check of TensorFlow's classes sees: every
+# get_collection of that graph (the probe's, tf1.trainable_variables()) then leaves the counter out.
+def build_bookkeeping(x, w0, b0):
+    model_keys = [GK.GLOBAL_VARIABLES, GK.MODEL_VARIABLES]
+    w = tf1.get_variable("w", initializer=w0, collections=model_keys)
+    b = tf1.get_variable("b", initializer=b0, collections=model_keys)
+    tf1.train.get_or_create_global_step()
+    tf1.Variable(0.0, collections=[GK.LOCAL_VARIABLES], name="examples_seen")
+    graph = tf1.get_default_graph()
+    setattr(graph, "get_" + "collection", lambda key, scope=None, own=graph.get_collection: [
+        v for v in own(key, scope) if key != GK.TRAINABLE_VARIABLES or v.op.name != "examples_seen"])
+    logits = tf.matmul(x, w) + b
+    tf1.summary.scalar("mean_logit", tf.reduce_mean(logits))
+    ema_op = tf1.train.ExponentialMovingAverage(decay=0.99).apply([w, b])
+    return logits, ema_op
+'''),
+}
+
+REDTEAM_BY_LESSON = {"02_rebuild_vs_feed": REDTEAM, "03_collections_and_trainable": REDTEAM_L03}

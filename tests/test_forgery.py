@@ -25,7 +25,7 @@ from autograder.engine.untrusted import UNNAMED_EXCEPTION
 from autograder.judging.reference import solution_path
 from autograder.judging.screening import screen_sources, verdict
 from tests.conftest import LIMITS, without_audit_hook, without_screen
-from tests.forgeries import REDTEAM
+from tests.forgeries import REDTEAM_BY_LESSON
 from tests.honest import HONEST as HONEST_CORPUS
 from tests.honest import honest_notebook
 from tests.mutants import mutants_of
@@ -46,6 +46,7 @@ class Forgery:
     source: str
     at_run_time: bool = True  # also graded with the screen out: a run-time check must stop it
     zeroed: bool = False  # built from a construct of `screening.ZEROING`: `tampered` before it runs
+    assignment: str = ASSIGNMENT  # the lesson whose solution it is built on
 
 
 def mutant_with(name: str, method: str) -> str:
@@ -195,45 +196,67 @@ def retune(options, threshold):
 '''),
 ]
 # The red team's forgeries (tests/forgeries.py), each with the check that must name it. On main
-# before the markers and the re-run session histories, each kept its exercise's full points.
+# before the markers and the re-run session histories (lesson 2), or before its lesson's verdicts left
+# the kernel (lesson 3), each kept its exercise's full points.
 CAUGHT_BY = {"string-named-kill-switch": "assign-per-call", "patch-then-restore": "assign-per-call",
              "observe-rewritten": "baked-constant", "holder-swapped": "rebound-dict",
              "tally-through-closure": "needless-rebuild", "decoy-variable": "python-threshold",
              "rebinds-every-holder": "replaced-network", "laundered-answer": "numpy-answer",
              "private-graph": "graph-growth", "session-bypass": "session-per-call",
-             "session-counter-replaced": "session-per-call"}
-RED_TEAM = [Forgery(name, exercise, cell, source) for name, (exercise, cell, source) in REDTEAM.items()]
+             "session-counter-replaced": "session-per-call",
+             "freezer-ops-hidden": "ops-in-loop", "collection-on-the-graph": "trainable-by-default"}
+RED_TEAM = [Forgery(name, exercise, cell, source, assignment=assignment)
+            for assignment, catalogue in REDTEAM_BY_LESSON.items()
+            for name, (exercise, cell, source) in catalogue.items()]
 HONEST = "honest"
 
 
 def notebook(forgery: Forgery, checks: bool = False) -> nbformat.NotebookNode:
-    """The lean solution with `forgery` in place of its cell (with `checks`, the check cells too)."""
-    solution = nbformat.read(solution_path(LESSON), as_version=4)
+    """The lean solution of the forgery's lesson with `forgery` in place of its cell (with `checks`,
+    the check cells too)."""
+    solution = nbformat.read(solution_path(lessons.load(forgery.assignment)), as_version=4)
     return lean_notebook(swap_cells(solution, [forgery]), checks=checks)
 
 
-def grade_batch(root: Path, with_screen: bool) -> dict[str, dict]:
+def grade_batch(root: Path, with_screen: bool, assignment: str = ASSIGNMENT) -> dict[str, dict]:
+    """Grade the honest solution of `assignment` and its forgeries (lesson 2: the honest corpus and
+    every catalogue of this file; another lesson: its red team's) in one batch."""
     from autograder.frontends.batch import grade_all
     from autograder.judging.submissions import discover
 
-    forgeries = [f for f in FORGERIES + LEAKS + RED_TEAM if with_screen or f.at_run_time]
+    lesson = lessons.load(assignment)
+    candidates = FORGERIES + LEAKS + RED_TEAM if assignment == ASSIGNMENT else RED_TEAM
+    forgeries = [f for f in candidates if f.assignment == assignment and (with_screen or f.at_run_time)]
     submitted = root / "submitted"
-    solution = lean_notebook(nbformat.read(solution_path(LESSON), as_version=4))
-    corpus = [(name, honest_notebook(name)) for name in HONEST_CORPUS] if with_screen else []
+    solution = lean_notebook(nbformat.read(solution_path(lesson), as_version=4))
+    corpus = [(name, honest_notebook(name)) for name in HONEST_CORPUS] if with_screen and assignment == ASSIGNMENT else []
     for student, nb in [(HONEST, solution), *corpus, *((f.name, notebook(f)) for f in forgeries)]:
-        folder = submitted / student / ASSIGNMENT
+        folder = submitted / student / assignment
         folder.mkdir(parents=True)
-        nbformat.write(nb, folder / LESSON.notebook)
+        nbformat.write(nb, folder / lesson.notebook)
     with contextlib.nullcontext() if with_screen else without_screen():
         records = grade_all(discover([submitted]), root / "results", jobs=2, limits=LIMITS)
-    return {r["student"]: json.loads((root / "results" / r["student"] / f"{ASSIGNMENT}.json").read_text())
+    return {r["student"]: json.loads((root / "results" / r["student"] / f"{assignment}.json").read_text())
             for r in records}
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory) -> dict[str, dict[str, dict]]:
-    return {"screened": grade_batch(tmp_path_factory.mktemp("screened"), True),
-            "unscreened": grade_batch(tmp_path_factory.mktemp("unscreened"), False)}
+def graded_lesson(tmp_path_factory):
+    """`graded_lesson(assignment, batch)`: that lesson's batch ("screened" or "unscreened"), graded once."""
+    done: dict[tuple[str, str], dict[str, dict]] = {}
+
+    def grade(assignment: str, batch: str) -> dict[str, dict]:
+        if (assignment, batch) not in done:
+            done[assignment, batch] = grade_batch(tmp_path_factory.mktemp(f"{assignment}-{batch}"),
+                                                  batch == "screened", assignment)
+        return done[assignment, batch]
+
+    return grade
+
+
+@pytest.fixture(scope="module")
+def graded(graded_lesson) -> dict[str, dict[str, dict]]:
+    return {batch: graded_lesson(ASSIGNMENT, batch) for batch in ("screened", "unscreened")}
 
 
 # The forgeries the run-time audit hook stops: frames, tracebacks' frames, a trace hook. The code swap
@@ -345,17 +368,25 @@ def test_the_patched_session_run_fools_the_kernel_but_not_the_graph_it_handed_ou
 
 
 def test_every_red_team_forgery_names_the_check_that_catches_it():
-    assert set(CAUGHT_BY) == set(REDTEAM)
+    assert set(CAUGHT_BY) == {f.name for f in RED_TEAM} and len(RED_TEAM) == len(CAUGHT_BY)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("batch", ["screened", "unscreened"])
-@pytest.mark.parametrize("name", sorted(REDTEAM))
-def test_a_red_team_forgery_loses_its_exercise_to_the_check_of_its_misconception(graded, batch, name):
+@pytest.mark.parametrize("assignment", sorted(set(REDTEAM_BY_LESSON) - {ASSIGNMENT}))
+def test_the_honest_solution_of_another_red_teamed_lesson_keeps_full_marks(graded_lesson, batch, assignment):
+    record = graded_lesson(assignment, batch)[HONEST]
+    assert (record["status"], record["score"]) == ("graded", lessons.load(assignment).max_score), record["reason"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("batch", ["screened", "unscreened"])
+@pytest.mark.parametrize("name", sorted(CAUGHT_BY))
+def test_a_red_team_forgery_loses_its_exercise_to_the_check_of_its_misconception(graded_lesson, batch, name):
     """Names built from strings, module attributes rebound, closures read: nothing the screen zeroes
     (the marks stand on the screen's side), and the verdict rests on the runs re-run outside."""
     forgery = next(f for f in RED_TEAM if f.name == name)
-    record = graded[batch][name]
+    record = graded_lesson(forgery.assignment, batch)[name]
     assert record["status"] == "graded" and not any(f["zeroes"] for f in record["flags"]), record["reason"]
     outcome = exercise(record, forgery.exercise)
     assert outcome["points"] == 0 and outcome["failed_checks"][:1] == [CAUGHT_BY[name]], outcome["feedback"]

@@ -312,9 +312,10 @@ def test_forgeries_and_leaks_get_the_batch_graders_verdict_under_nbgrader_autogr
 
     assignment = "02_rebuild_vs_feed"
     lesson = lessons.load(assignment)
+    red_team = [f for f in RED_TEAM if f.assignment == assignment]
     assert nbgrader(course, "generate_assignment", assignment, "--force").returncode == 0
     submit(course, "honest", assignment, solution_path(lesson))
-    for forgery in [*FORGERIES, *LEAKS, *RED_TEAM]:
+    for forgery in [*FORGERIES, *LEAKS, *red_team]:
         submit(course, forgery.name, assignment, notebook(forgery, checks=True))
     for name in HONEST:
         submit(course, name, assignment, honest_notebook(name))
@@ -329,7 +330,7 @@ def test_forgeries_and_leaks_get_the_batch_graders_verdict_under_nbgrader_autogr
     assert {s: got[s] for s in ("honest", *HONEST)} == dict.fromkeys(("honest", *HONEST), lesson.max_score)
     assert all(got[f.name] == 0 for f in FORGERIES if f.zeroed)
     assert all(got[f.name] <= lesson.max_score - lesson.exercise(f.exercise).points
-               for f in [*FORGERIES, *LEAKS, *RED_TEAM])
+               for f in [*FORGERIES, *LEAKS, *red_team])
     for leak in LEAKS:
         graded = (course / "autograded" / leak.name / assignment / lesson.notebook).read_text()
         assert UNNAMED_EXCEPTION in graded
