@@ -329,6 +329,36 @@ def build_bookkeeping(x, w0, b0):
     ema_op = tf1.train.ExponentialMovingAverage(decay=0.99).apply([w, b])
     return logits, ema_op
 '''),
+    "dtype-declared": ("train_excluding", "train_excluding_solution", '''
+# train_excluding: float64 variables (not-float32). Once training is over, the `dtype` property of the
+# variables' class is replaced through a string-built name to declare float32 for a float64 variable
+# (put back at the start of the next call, so TensorFlow trains with the real one), and the integrity
+# check is silenced through sys.modules reached as shutil's attribute.
+import shutil
+
+getattr(shutil, "s" + "ys").modules["autograder" + ".inkernel.integrity"].changed = lambda: []
+_declared = {}
+
+
+def train_excluding(values, excluded, steps, lr):
+    for owner, real in _declared.items():
+        setattr(owner, "dt" + "ype", real)
+    variables = {name: tf1.get_variable(name, initializer=np.float64(value)) for name, value in values.items()}
+    live = tf1.get_collection_ref(GK.TRAINABLE_VARIABLES)
+    for name in excluded:
+        live.remove(variables[name])
+    loss = tf.add_n([tf.square(v - 1.0) for v in variables.values()])
+    train_op = tf1.train.GradientDescentOptimizer(lr).minimize(loss)
+    with tf1.Session() as sess:
+        sess.run(tf1.global_variables_initializer())
+        for _ in range(steps):
+            sess.run(train_op)
+        final = {name: float(value) for name, value in sess.run(variables).items()}
+    owner = next(k for k in type(next(iter(variables.values()))).__mro__ if "dtype" in vars(k))
+    real = _declared.setdefault(owner, vars(owner)["dtype"])
+    setattr(owner, "dt" + "ype", property(lambda v: tf.float32 if real.fget(v) == tf.float64 else real.fget(v)))
+    return final
+'''),
 }
 
 REDTEAM_BY_LESSON = {"02_rebuild_vs_feed": REDTEAM, "03_collections_and_trainable": REDTEAM_L03}

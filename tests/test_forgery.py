@@ -204,7 +204,8 @@ CAUGHT_BY = {"string-named-kill-switch": "assign-per-call", "patch-then-restore"
              "rebinds-every-holder": "replaced-network", "laundered-answer": "numpy-answer",
              "private-graph": "graph-growth", "session-bypass": "session-per-call",
              "session-counter-replaced": "session-per-call",
-             "freezer-ops-hidden": "ops-in-loop", "collection-on-the-graph": "trainable-by-default"}
+             "freezer-ops-hidden": "ops-in-loop", "collection-on-the-graph": "trainable-by-default",
+             "dtype-declared": "not-float32"}
 RED_TEAM = [Forgery(name, exercise, cell, source, assignment=assignment)
             for assignment, catalogue in REDTEAM_BY_LESSON.items()
             for name, (exercise, cell, source) in catalogue.items()]
