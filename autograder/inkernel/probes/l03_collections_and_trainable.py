@@ -292,7 +292,7 @@ def probe_freezer(cls, values, loss, optimizer, lr, cycle, steps, bystander=None
                     step_runs.append([start, len(runs.calls)])
                     read()
                     op_counts.append(op_count(graph))
-    return {"modified_finalized_graph": guard.tripped, "steps_run": len(step_runs), "finalized_ops": ops_at_start,
+    return {"modified_finalized_graph": guard.tripped, "steps_run": len(step_runs),
             "op_growth": (op_counts[-1] - ops_at_start) if op_counts else 0, "names": list(values),
             "bystander": bystander is not None, "reads": reads, "step_runs": step_runs, "history": runs.history()}
 
