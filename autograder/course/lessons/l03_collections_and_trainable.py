@@ -69,8 +69,17 @@ def replay_freezer(observation, inputs, run):
     """The Freezer's training on the hidden learning rate: every run of the probe's session (the
     initializer, each step's runs, the probe's reads of the variables), made in the kernel on a
     marker, re-run outside with the hidden value in its place. The weights after each step are what
-    those runs compute outside, not what the kernel read."""
+    those runs compute outside, not what the kernel read.
+
+    First, from the GraphDef alone: run 0 is the probe's initializer, built right after the Freezer,
+    so an op a step fetched that the GraphDef lists after it was built by step(), whatever the
+    kernel's op counts said. Then only that verdict is observed: the checks after it wait for it."""
     history, names = observation["history"], observation["names"]
+    step_runs = [i for start, end in observation["step_runs"] for i in range(start, end)]
+    init_at, *created = created_at(history, [0, *step_runs], run)
+    counted = {key: observation[key] for key in ("modified_finalized_graph", "steps_run", "op_growth")}
+    if counted["modified_finalized_graph"] or any(i is not None and (init_at is None or i > init_at) for i in created):
+        return {**counted, "modified_finalized_graph": True}
     values, refused = replay_history(history, mark(inputs, FREEZER_MARKED)[1], run)
     reads = [None if i is None else values[i] for i in observation["reads"]]
     if refused is not None or any(r is None for r in reads):
@@ -79,14 +88,8 @@ def replay_freezer(observation, inputs, run):
     trajectory = [{name: np.asarray(read[k]) for k, name in enumerate(names)} for read in reads]
     schedule = [list(inputs["cycle"][i % len(inputs["cycle"])]) for i in range(observation["steps_run"])]
     fresh, trained, stuck = freeze_report(trajectory, schedule, names)
-    # Run 0 is the probe's initializer, built right after the Freezer: an op a step fetched that the
-    # GraphDef lists after it was built by step(), whatever the kernel's op counts said.
-    step_runs = [i for start, end in observation["step_runs"] for i in range(start, end)]
-    init_at, *created = created_at(history, [0, *step_runs], run)
-    return {"modified_finalized_graph": observation["modified_finalized_graph"] or any(
-                i is not None and (init_at is None or i > init_at) for i in created),
-            "steps_run": observation["steps_run"], "op_growth": observation["op_growth"],
-            "frozen_moved_fresh": fresh[:5], "frozen_moved_after_training": trained[:5], "unfrozen_stuck": stuck[:5],
+    return {**counted, "frozen_moved_fresh": fresh[:5], "frozen_moved_after_training": trained[:5],
+            "unfrozen_stuck": stuck[:5],
             "bystander_moved": observation["bystander"] and not np.array_equal(reads[0][-1], reads[-1][-1]),
             "final": {name: value.tolist() for name, value in trajectory[-1].items()}}
 
