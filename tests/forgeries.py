@@ -708,7 +708,88 @@ class AutoDecay:
 '''),
 }
 
+# Lesson 3 (graph collections and dynamic trainable).
+REDTEAM_03 = {
+    "freezer-ops-hidden": ("freezer", "freezer_solution", '''
+# freezer: apply_gradients built in step() (ops-in-loop). The finalized flag is lowered through a
+# string-built name, tf.Graph.get_operations is patched to hide the ops added after the first step began
+# (the probe's guard and op counts ask tf.Graph), and the integrity check is silenced through sys.modules
+# reached as shutil's attribute.
+import shutil
+
+getattr(shutil, "s" + "ys").modules["autograder" + ".inkernel.integrity"].changed = lambda: []
+_ops_of = tf.Graph.get_operations
+_shown = {}
+setattr(tf.Graph, "get_" + "operations", lambda g: _ops_of(g)[:_shown[id(g)][1]] if _shown.get(id(g), (None,))[0] is g else _ops_of(g))
+
+
+class Freezer:
+    def __init__(self, loss, var_list, optimizer):
+        self.optimizer = optimizer
+        self.grads_and_vars = optimizer.compute_gradients(loss, var_list=list(var_list))
+        optimizer.apply_gradients(self.grads_and_vars)  # never run: makes the slots before the initializer
+
+    def step(self, sess, frozen):
+        graph = sess.graph
+        _shown.setdefault(id(graph), (graph, len(_ops_of(graph))))  # kept alive: no id reused
+        names = {v.op.name for v in frozen}
+        kept = [(g, v) for g, v in self.grads_and_vars if v.op.name not in names]
+        setattr(graph, "_fin" + "alized", False)
+        sess.run(self.optimizer.apply_gradients(kept))
+        setattr(graph, "_fin" + "alized", True)
+'''),
+    "collection-on-the-graph": ("bookkeeping", "bookkeeping_solution", '''
+# bookkeeping: examples_seen left trainable (trainable-by-default). One line sets get_collection on the
+# graph object itself, an instance attribute no integrity check of TensorFlow's classes sees: every
+# get_collection of that graph (the probe's, tf1.trainable_variables()) then leaves the counter out.
+def build_bookkeeping(x, w0, b0):
+    model_keys = [GK.GLOBAL_VARIABLES, GK.MODEL_VARIABLES]
+    w = tf1.get_variable("w", initializer=w0, collections=model_keys)
+    b = tf1.get_variable("b", initializer=b0, collections=model_keys)
+    tf1.train.get_or_create_global_step()
+    tf1.Variable(0.0, collections=[GK.LOCAL_VARIABLES], name="examples_seen")
+    graph = tf1.get_default_graph()
+    setattr(graph, "get_" + "collection", lambda key, scope=None, own=graph.get_collection: [
+        v for v in own(key, scope) if key != GK.TRAINABLE_VARIABLES or v.op.name != "examples_seen"])
+    logits = tf.matmul(x, w) + b
+    tf1.summary.scalar("mean_logit", tf.reduce_mean(logits))
+    ema_op = tf1.train.ExponentialMovingAverage(decay=0.99).apply([w, b])
+    return logits, ema_op
+'''),
+    "dtype-declared": ("train_excluding", "train_excluding_solution", '''
+# train_excluding: float64 variables (not-float32). Once training is over, the `dtype` property of the
+# variables' class is replaced through a string-built name to declare float32 for a float64 variable
+# (put back at the start of the next call, so TensorFlow trains with the real one), and the integrity
+# check is silenced through sys.modules reached as shutil's attribute.
+import shutil
+
+getattr(shutil, "s" + "ys").modules["autograder" + ".inkernel.integrity"].changed = lambda: []
+_declared = {}
+
+
+def train_excluding(values, excluded, steps, lr):
+    for owner, real in _declared.items():
+        setattr(owner, "dt" + "ype", real)
+    variables = {name: tf1.get_variable(name, initializer=np.float64(value)) for name, value in values.items()}
+    live = tf1.get_collection_ref(GK.TRAINABLE_VARIABLES)
+    for name in excluded:
+        live.remove(variables[name])
+    loss = tf.add_n([tf.square(v - 1.0) for v in variables.values()])
+    train_op = tf1.train.GradientDescentOptimizer(lr).minimize(loss)
+    with tf1.Session() as sess:
+        sess.run(tf1.global_variables_initializer())
+        for _ in range(steps):
+            sess.run(train_op)
+        final = {name: float(value) for name, value in sess.run(variables).items()}
+    owner = next(k for k in type(next(iter(variables.values()))).__mro__ if "dtype" in vars(k))
+    real = _declared.setdefault(owner, vars(owner)["dtype"])
+    setattr(owner, "dt" + "ype", property(lambda v: tf.float32 if real.fget(v) == tf.float64 else real.fget(v)))
+    return final
+'''),
+}
+
 # Each lesson's catalogue, by assignment.
 BY_LESSON = {"01_graphs_and_sessions": REDTEAM_01, "02_rebuild_vs_feed": REDTEAM,
+             "03_collections_and_trainable": REDTEAM_03,
              "04_variable_scope_copies": REDTEAM_04, "05_checkpoints_and_summaries": REDTEAM_05,
              "06_seeds_and_pipelines": REDTEAM_06, "07_learning_rate_decay": REDTEAM_07}

@@ -210,7 +210,9 @@ CAUGHT_BY = {"string-named-kill-switch": "assign-per-call", "patch-then-restore"
              "checkpoint-reader-patched": "int32-step", "event-steps-shifted": "summary-step",
              "int64-face-on-int32-step": "int32-step",
              "python-state-per-session": "state-in-python", "python-decides-the-cut": "state-in-python",
-             "ops-behind-kill-switch": "ops-in-loop"}
+             "ops-behind-kill-switch": "ops-in-loop",
+             "freezer-ops-hidden": "ops-in-loop", "collection-on-the-graph": "trainable-by-default",
+             "dtype-declared": "not-float32"}
 RED_TEAM = [Forgery(name, exercise, cell, source, assignment=assignment)
             for assignment, team in BY_LESSON.items() for name, (exercise, cell, source) in team.items()]
 HONEST = "honest"

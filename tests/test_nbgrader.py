@@ -311,8 +311,8 @@ def test_forgeries_and_leaks_get_the_batch_graders_verdict_under_nbgrader_autogr
     from tests.test_forgery import FORGERIES, LEAKS, RED_TEAM, SECRETS, notebook
 
     assignment = "02_rebuild_vs_feed"
-    red_team = [f for f in RED_TEAM if f.assignment == assignment]
     lesson = lessons.load(assignment)
+    red_team = [f for f in RED_TEAM if f.assignment == assignment]
     assert nbgrader(course, "generate_assignment", assignment, "--force").returncode == 0
     submit(course, "honest", assignment, solution_path(lesson))
     for forgery in [*FORGERIES, *LEAKS, *red_team]:

@@ -54,6 +54,26 @@ def test_a_seeded_random_op_draws_in_the_worker_what_it_drew_in_the_kernel_and_o
     assert "RandomUniform" in answer["ops"] and not np.array_equal(first, second)
 
 
+def test_a_variable_is_described_by_the_dtype_it_holds_and_an_optimizer_step_re_runs():
+    """The dtype of a variable comes from its op in the GraphDef, never from what an object declares
+    in the kernel; a v1 optimizer's update re-runs in the request's own session."""
+    import numpy as np
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    with tf.Graph().as_default() as graph:
+        counter = tf1.Variable(0, name="counter")
+        w = tf1.get_variable("w", initializer=np.float64(3.0))
+        step = tf1.train.MomentumOptimizer(0.5, momentum=0.9).minimize(tf.square(w))
+        init = tf1.global_variables_initializer()
+        read = tf.identity(w)
+    answer = run_here({"graph": export_graph(graph), "describe": ["counter", "w"],
+                       "runs": [{"feeds": {}, "fetch": init.name}, {"feeds": {}, "fetch": step.name},
+                                {"feeds": {}, "fetch": read.name}]})
+    assert {name: d["dtype"] for name, d in answer["described"].items()} == {"counter": "int32", "w": "float64"}
+    assert counter.op.type == "VarHandleOp" and answer["results"][2] == {"value": 0.0}  # 3 - 0.5 * 2 * 3
+
+
 def test_what_touches_the_world_is_refused_before_it_runs():
     import tensorflow as tf
 

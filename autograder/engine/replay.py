@@ -87,6 +87,8 @@ SAFE_OPS = frozenset({
     "VarIsInitializedOp", "VariableV2", "Assign", "AssignAdd", "AssignSub",
     # seeded random ops: their state lives in the request's own session, and the seeds in the GraphDef
     "RandomUniform", "RandomStandardNormal", "TruncatedNormal", "RandomUniformInt",
+    # the v1 optimizers' updates of a variable (and of their slots), in the request's own session
+    "ApplyMomentum", "ResourceApplyMomentum", "ApplyAdam", "ResourceApplyAdam",
 })
 
 
@@ -331,9 +333,9 @@ def _check_safe(graph_def: Any) -> None:
 
 
 def _describe(graph: Any, name: str, positions: Mapping[str, int]) -> dict[str, Any] | None:
-    """The op type and dtype of tensor `name` in `graph` (an op's name: its type alone), and where its
-    op was created among the graph's ops (`index`: a GraphDef lists them in that order); None when
-    there is no such tensor or op."""
+    """The op type and dtype of tensor `name` in `graph` (an op's name: its type alone, and the dtype
+    of the value a variable's op holds), and where its op was created among the graph's ops (`index`:
+    a GraphDef lists them in that order); None when there is no such tensor or op."""
     try:
         element = graph.as_graph_element(name)
     except (KeyError, ValueError, TypeError):
@@ -342,6 +344,8 @@ def _describe(graph: Any, name: str, positions: Mapping[str, int]) -> dict[str, 
     described = {"op": op.type, "index": positions.get(op.name)}
     if element is not op:
         described["dtype"] = element.dtype.base_dtype.name
+    elif "dtype" in op.node_def.attr:  # a variable's op (VarHandleOp, VariableV2): the dtype it holds
+        described["dtype"] = op.get_attr("dtype").base_dtype.name
     return described
 
 

@@ -27,11 +27,11 @@ class FinalizedGraphGuard:
 
     def __enter__(self) -> "FinalizedGraphGuard":
         self._graph = _default_graph()
-        self._ops = _op_count(self._graph)
+        self._ops = op_count(self._graph)
         return self
 
     def __exit__(self, kind, error, traceback) -> bool:
-        grew = _op_count(self._graph) != self._ops
+        grew = op_count(self._graph) != self._ops
         if kind is not None and issubclass(kind, RuntimeError) and "finalized" in str(error):
             self.tripped = True
             return True
@@ -45,7 +45,7 @@ def _default_graph() -> Any:
     return ops.get_default_graph()
 
 
-def _op_count(graph: Any) -> int:
+def op_count(graph: Any) -> int:
     """How many ops `graph` holds, asked of `tf.Graph` itself: an attribute set on the object is ignored."""
     from tensorflow.python.framework import ops
 
@@ -110,7 +110,10 @@ def export_graph(graph: Any) -> str:
     the kernel (`engine.replay`) on inputs the kernel never sees."""
     import base64
 
-    return base64.b64encode(graph.as_graph_def().SerializeToString()).decode()
+    from tensorflow.python.framework import ops
+
+    # asked of tf.Graph itself: an attribute set on the graph object is ignored
+    return base64.b64encode(ops.Graph.as_graph_def(graph).SerializeToString()).decode()
 
 
 # The files of a directory a probe hands out (checkpoints, their state file, event files), which the

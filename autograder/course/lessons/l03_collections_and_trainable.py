@@ -5,9 +5,14 @@ Keras models. No grade depends on what other cells left behind.
 """
 from __future__ import annotations
 
+import numpy as np
+
 from autograder.course.compare import holds, same
+from autograder.course.history import created_at, replay_history
+from autograder.course.markers import mark
 from autograder.course.spec import Case, Check, Exercise, Lesson
 from autograder.inkernel.probes.l03_collections_and_trainable import (
+    freeze_report,
     probe_bookkeeping,
     probe_dense,
     probe_freezer,
@@ -30,6 +35,65 @@ def _model_vars_global(got, expected):
     return same("model")(got, expected) and set(got["model"]) <= set(got["global"])
 
 
+def _dtypes_outside(observation, names, run) -> dict:
+    """The dtype each variable op of `names` holds, read by the grader's worker from the GraphDef of
+    the variable ops the probe handed out (None for a name it does not hold)."""
+    answer = run({"graph": observation["variable_ops"], "describe": list(names), "runs": []})
+    if "refused" in answer:
+        raise ValueError(answer["refused"])
+    return {name: (answer["described"].get(name) or {}).get("dtype") for name in names}
+
+
+def replay_bookkeeping(observation, inputs, run):
+    """The counter's and the global step's dtypes, read outside the kernel from the GraphDef."""
+    counter, step = observation["counter"], observation["global_step"]
+    dtypes = _dtypes_outside(observation, [name for name in (step, counter and counter["op"]) if name], run)
+    done = {k: v for k, v in observation.items() if k not in ("variable_ops", "global_step")}
+    done["global_step_dtype"] = dtypes.get(step)
+    if counter is not None:
+        done["counter"] = {"dtype": dtypes.get(counter["op"]), "shape": counter["shape"], "value": counter["value"]}
+    return done
+
+
+def replay_train_excluding(observation, inputs, run):
+    """The variables' dtypes, read outside the kernel from the GraphDef."""
+    done = {k: v for k, v in observation.items() if k != "variable_ops"}
+    done["dtypes"] = _dtypes_outside(observation, observation["global"], run)
+    return done
+
+
+FREEZER_MARKED = {"lr": "number"}
+
+
+def replay_freezer(observation, inputs, run):
+    """The Freezer's training on the hidden learning rate: every run of the probe's session (the
+    initializer, each step's runs, the probe's reads of the variables), made in the kernel on a
+    marker, re-run outside with the hidden value in its place. The weights after each step are what
+    those runs compute outside, not what the kernel read.
+
+    First, from the GraphDef alone: run 0 is the probe's initializer, built right after the Freezer,
+    so an op a step fetched that the GraphDef lists after it was built by step(), whatever the
+    kernel's op counts said. Then only that verdict is observed: the checks after it wait for it."""
+    history, names = observation["history"], observation["names"]
+    step_runs = [i for start, end in observation["step_runs"] for i in range(start, end)]
+    init_at, *created = created_at(history, [0, *step_runs], run)
+    counted = {key: observation[key] for key in ("modified_finalized_graph", "steps_run", "op_growth")}
+    if counted["modified_finalized_graph"] or any(i is not None and (init_at is None or i > init_at) for i in created):
+        return {**counted, "modified_finalized_graph": True}
+    values, refused = replay_history(history, mark(inputs, FREEZER_MARKED)[1], run)
+    reads = [None if i is None else values[i] for i in observation["reads"]]
+    if refused is not None or any(r is None for r in reads):
+        return {"error": {"type": "NotReplayable",
+                          "message": refused or "the probe's reads of the variables did not re-run"}}
+    trajectory = [{name: np.asarray(read[k]) for k, name in enumerate(names)} for read in reads]
+    schedule = [list(inputs["cycle"][i % len(inputs["cycle"])]) for i in range(observation["steps_run"])]
+    fresh, trained, stuck = freeze_report(trajectory, schedule, names)
+    return {**counted, "frozen_moved_fresh": fresh[:5], "frozen_moved_after_training": trained[:5],
+            "unfrozen_stuck": stuck[:5],
+            "bystander_moved": observation["bystander"] and not np.array_equal(reads[0][-1], reads[-1][-1]),
+            "final": {name: value.tolist() for name, value in trajectory[-1].items()}}
+
+
 FRESH_MOVED = (
     "A variable changed on a step where it was frozen, and it had never been trained before, so no "
     "optimizer state can explain it: the op you ran still updates it. minimize() and apply_gradients() "
@@ -46,6 +110,7 @@ LESSON = Lesson(
     exercises=(
         Exercise(
             id="bookkeeping", symbol="build_bookkeeping", points=3, probe=probe_bookkeeping,
+            replay=replay_bookkeeping,
             checks=(
                 Check("trainable-by-default", "trains only w and b",
                       "trainable defaults to True, even for a variable you put in LOCAL_VARIABLES with "
@@ -107,6 +172,7 @@ LESSON = Lesson(
         ),
         Exercise(
             id="train_excluding", symbol="train_excluding", points=2, probe=probe_train_excluding,
+            replay=replay_train_excluding,
             checks=(
                 Check("edited-copy", "removes the excluded variables from TRAINABLE_VARIABLES",
                       "An excluded variable is still in TRAINABLE_VARIABLES. tf1.get_collection returns a "
@@ -171,6 +237,7 @@ LESSON = Lesson(
         ),
         Exercise(
             id="freezer", symbol="Freezer", points=3, probe=probe_freezer,
+            marked=tuple(FREEZER_MARKED.items()), replay=replay_freezer,
             checks=(
                 Check("ops-in-loop", "adds no op while training (graph finalized)",
                       "step() built ops after the graph was finalized (or the graph grew). Build every "

@@ -9,7 +9,7 @@ import contextlib
 
 import numpy as np
 
-from autograder.inkernel.probing import CallCounter, FinalizedGraphGuard
+from autograder.inkernel.probing import CallCounter, FinalizedGraphGuard, RunsRecorded, op_count
 
 COLLECTIONS = {  # observation key -> GraphKeys attribute
     "global": "GLOBAL_VARIABLES",
@@ -30,6 +30,27 @@ def _name(item) -> str:
 def _unscoped(name: str) -> str:
     """A summary's name or tag without the scopes it was made in: "layer/mean_logit" -> "mean_logit"."""
     return name.rsplit("/", 1)[-1]
+
+
+def _collection(graph, key) -> list:
+    """A collection of `graph`, asked of `tf.Graph` itself: an attribute set on the graph object is ignored."""
+    from tensorflow.python.framework import ops
+
+    return ops.Graph.get_collection(graph, key)
+
+
+def _variable_ops(graph) -> str:
+    """The GraphDef of `graph`'s variable ops alone, serialized and base64-encoded: the grader reads
+    the dtype each variable holds from it outside the kernel, never from what a Python object declares."""
+    import base64
+
+    from tensorflow.core.framework import graph_pb2
+    from tensorflow.python.framework import ops
+
+    whole = ops.Graph.as_graph_def(graph)
+    kept = graph_pb2.GraphDef(versions=whole.versions)
+    kept.node.extend(node for node in whole.node if node.op in ("VarHandleOp", "VariableV2"))
+    return base64.b64encode(kept.SerializeToString()).decode()
 
 
 def _first_line(exc) -> str:
@@ -56,21 +77,24 @@ def probe_bookkeeping(build, x, w0, b0):
     with tf.Graph().as_default() as graph:
         x_t = tf1.placeholder(tf.float32, [None, x.shape[1]], name="x")
         logits, ema_op = build(x_t, np.asarray(w0, np.float32), np.asarray(b0, np.float32))
-        obs = {key: sorted(_name(i) for i in graph.get_collection(getattr(tf1.GraphKeys, attr)))
+        obs = {key: sorted(_name(i) for i in _collection(graph, getattr(tf1.GraphKeys, attr)))
                for key, attr in COLLECTIONS.items()}
         # A summary's tag is judged without its scopes, as in lesson 5: a v1 summary made inside a name
         # or variable scope takes the scope as a prefix of its name and tag, and is still "mean_logit".
         obs["summaries"] = sorted(_unscoped(name) for name in obs["summaries"])
-        steps = graph.get_collection(tf1.GraphKeys.GLOBAL_STEP) or [
-            v for v in tf1.global_variables() if v.op.name == "global_step"]
-        obs["global_step_dtype"] = steps[0].dtype.base_dtype.name if steps else None
-        counters = [v for v in tf1.local_variables() + tf1.global_variables() if v.op.name == "examples_seen"]
-        variables = {v.op.name: v for v in tf1.global_variables() if v.op.name in ("w", "b")}
-        trainable = {v.op.name for v in tf1.trainable_variables()}
-        shadows = {name: sorted((v for v in tf1.global_variables() if v.op.name.startswith(name + "/")),
+        global_variables = _collection(graph, tf1.GraphKeys.GLOBAL_VARIABLES)
+        steps = _collection(graph, tf1.GraphKeys.GLOBAL_STEP) or [
+            v for v in global_variables if v.op.name == "global_step"]
+        obs["global_step"] = steps[0].op.name if steps else None
+        counters = [v for v in _collection(graph, tf1.GraphKeys.LOCAL_VARIABLES) + global_variables
+                    if v.op.name == "examples_seen"]
+        variables = {v.op.name: v for v in global_variables if v.op.name in ("w", "b")}
+        trainable = {v.op.name for v in _collection(graph, tf1.GraphKeys.TRAINABLE_VARIABLES)}
+        shadows = {name: sorted((v for v in global_variables if v.op.name.startswith(name + "/")),
                                 key=lambda v: v.op.name) for name in variables}
         obs["shadows"] = {name: [len(found), any(v.op.name in trainable for v in found)]
                           for name, found in sorted(shadows.items())}
+        obs["variable_ops"] = _variable_ops(graph)
         grow = [v.assign_add(tf.ones_like(v)) for v in variables.values()]
         summaries = tf1.summary.merge_all()
         init = [tf1.global_variables_initializer(), tf1.local_variables_initializer()]
@@ -81,8 +105,8 @@ def probe_bookkeeping(build, x, w0, b0):
                 sess.run(init)
                 if counters:
                     value = sess.run(counters[0])
-                    obs["counter"] = {"dtype": counters[0].dtype.base_dtype.name,
-                                      "shape": list(np.shape(value)), "value": float(np.sum(value))}
+                    obs["counter"] = {"op": counters[0].op.name, "shape": list(np.shape(value)),
+                                      "value": float(np.sum(value))}
                 obs["logits"] = sess.run(logits, {x_t: x})
                 if summaries is not None:
                     summary = tf1.Summary.FromString(sess.run(summaries, {x_t: x}))
@@ -99,17 +123,17 @@ def probe_bookkeeping(build, x, w0, b0):
 
 
 def probe_train_excluding(train, values, excluded, steps, lr):
-    """Call the student's trainer in a fresh graph; read its result and the collections it left."""
+    """Call the student's trainer in a fresh graph; read its result and the collections it left (asked
+    of `tf.Graph` itself), and hand out its variable ops for the grader to read their dtypes outside."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
     with tf.Graph().as_default() as graph:
         final = train(dict(values), list(excluded), steps, lr)
-        trainable = sorted(_name(v) for v in graph.get_collection(tf1.GraphKeys.TRAINABLE_VARIABLES))
-        global_ = sorted(_name(v) for v in graph.get_collection(tf1.GraphKeys.GLOBAL_VARIABLES))
-        dtypes = {_name(v): v.dtype.base_dtype.name for v in graph.get_collection(tf1.GraphKeys.GLOBAL_VARIABLES)}
+        trainable = sorted(_name(v) for v in _collection(graph, tf1.GraphKeys.TRAINABLE_VARIABLES))
+        global_ = sorted(_name(v) for v in _collection(graph, tf1.GraphKeys.GLOBAL_VARIABLES))
     return {"final": {str(k): float(v) for k, v in dict(final).items()},
-            "trainable": trainable, "global": global_, "dtypes": dtypes}
+            "trainable": trainable, "global": global_, "variable_ops": _variable_ops(graph)}
 
 
 def probe_dense(dense, x, layers, decay):
@@ -124,9 +148,9 @@ def probe_dense(dense, x, layers, decay):
             h = dense(h, np.asarray(w0, np.float32), np.asarray(b0, np.float32), f"layer{i}", decay)
             if i < len(layers) - 1:
                 h = tf.nn.relu(h)
-        terms = list(graph.get_collection("losses"))
-        regularization = graph.get_collection(tf1.GraphKeys.REGULARIZATION_LOSSES)
-        names = sorted(_name(v) for v in graph.get_collection(tf1.GraphKeys.TRAINABLE_VARIABLES))
+        terms = list(_collection(graph, "losses"))
+        regularization = _collection(graph, tf1.GraphKeys.REGULARIZATION_LOSSES)
+        names = sorted(_name(v) for v in _collection(graph, tf1.GraphKeys.TRAINABLE_VARIABLES))
         with tf1.Session() as sess:
             sess.run(tf1.global_variables_initializer())
             output, values = sess.run([h, terms])
@@ -192,8 +216,9 @@ def _same_weights(a, b):
     return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
 
 
-def _freeze_report(trajectory, schedule, names):
-    """Which variables moved while frozen (never trained before / trained before) and which stood still."""
+def freeze_report(trajectory, schedule, names):
+    """Which variables moved while frozen (never trained before / trained before) and which stood
+    still, as [step, name] pairs, from the weights at the start and after each step of `schedule`."""
     fresh, trained, stuck, seen = [], [], [], set()
     for i, frozen in enumerate(schedule):
         before, after = trajectory[i], trajectory[i + 1]
@@ -220,9 +245,16 @@ def probe_freezer(cls, values, loss, optimizer, lr, cycle, steps, bystander=None
     """Build the Freezer, finalize the graph, then train `steps` steps freezing cycle[i % len(cycle)].
 
     `bystander` (an initial value) adds a trainable variable to the graph and the loss that is not in
-    var_list: the Freezer must never move it.
+    var_list: the Freezer must never move it. The kernel is given a marker for `lr`
+    (`autograder.course.markers`). Every run of the session, from the initializer on, is handed out
+    (`history`), with the numbers of the probe's own reads of the variables (`reads`: at the start
+    and after each step, the bystander last) and of each step's runs (`step_runs`): the grader re-runs
+    them outside the kernel with the hidden learning rate (`replay_freezer`), and judges the weights
+    those runs compute, not what the kernel read. The op counts and the finalized error are an alarm
+    kept in the kernel beside it.
     """
     import tensorflow as tf
+    from tensorflow.python.client import session as tf_session
 
     tf1 = tf.compat.v1
     schedule = [list(cycle[i % len(cycle)]) for i in range(steps)]
@@ -232,31 +264,37 @@ def probe_freezer(cls, values, loss, optimizer, lr, cycle, steps, bystander=None
         opt = (tf1.train.AdamOptimizer(lr) if optimizer == "adam"
                else tf1.train.MomentumOptimizer(lr, momentum=0.9))
         total = _freezer_loss(loss, variables)
-        outsider = None
+        watched = list(variables.values())
         if bystander is not None:
             outsider = tf1.get_variable("bystander", initializer=np.float32(bystander))
             total = total + tf.square(outsider - 2.0)
+            watched.append(outsider)
         freezer = cls(total, list(variables.values()), opt)
         init = tf1.global_variables_initializer()
         graph.finalize()
-        ops_at_start = len(graph.get_operations())
-        op_counts, guard = [], FinalizedGraphGuard()
-        with tf1.Session() as sess:
-            sess.run(init)
-            trajectory = [sess.run(variables)]
-            outsider_start = sess.run(outsider) if outsider is not None else None
+        ops_at_start = op_count(graph)
+        op_counts, guard, reads, step_runs = [], FinalizedGraphGuard(), [], []
+        with tf1.Session() as sess, RunsRecorded() as runs:
+
+            def read():
+                """Read the variables through the session class's own run (never an attribute the
+                student's code set on this session); note the run's number, None if none was recorded."""
+                start = len(runs.calls)
+                tf_session.BaseSession.run(sess, watched)
+                reads.append(start if len(runs.calls) == start + 1 else None)
+
+            tf_session.BaseSession.run(sess, init)
+            read()
             with guard:
                 for frozen in schedule:
+                    start = len(runs.calls)
                     freezer.step(sess, [variables[n] for n in frozen])
-                    trajectory.append(sess.run(variables))
-                    op_counts.append(len(graph.get_operations()))
-            bystander_moved = outsider is not None and bool(sess.run(outsider) != outsider_start)
-    done = len(trajectory) - 1
-    fresh, trained, stuck = _freeze_report(trajectory, schedule[:done], list(values))
-    return {"modified_finalized_graph": guard.tripped, "steps_run": done, "ops_at_start": ops_at_start,
-            "op_growth": (op_counts[-1] - ops_at_start) if op_counts else 0,
-            "frozen_moved_fresh": fresh[:5], "frozen_moved_after_training": trained[:5],
-            "unfrozen_stuck": stuck[:5], "bystander_moved": bystander_moved, "final": trajectory[-1]}
+                    step_runs.append([start, len(runs.calls)])
+                    read()
+                    op_counts.append(op_count(graph))
+    return {"modified_finalized_graph": guard.tripped, "steps_run": len(step_runs),
+            "op_growth": (op_counts[-1] - ops_at_start) if op_counts else 0, "names": list(values),
+            "bystander": bystander is not None, "reads": reads, "step_runs": step_runs, "history": runs.history()}
 
 
 def probe_train_layers(train, x, y, layers, schedule, lr):
@@ -302,6 +340,6 @@ def probe_train_layers(train, x, y, layers, schedule, lr):
     trajectory = recorder.trajectory(untrained, trained, len(schedule))
     if trajectory is None:  # the weights after step k: those of a run of k steps on a fresh model
         trajectory = [untrained] + [run(k)[0] for k in range(1, len(schedule))] + [trained]
-    fresh, trained_moved, stuck = _freeze_report(trajectory, schedule, names)
+    fresh, trained_moved, stuck = freeze_report(trajectory, schedule, names)
     return {"losses": losses, "frozen_moved_fresh": fresh[:5], "frozen_moved_after_training": trained_moved[:5],
             "unfrozen_stuck": stuck[:5]}
