@@ -143,10 +143,10 @@ MUTANTS = [
     edited("polyak_plain_zip", "polyak_update", "silent-zip", ("tf.nest.assert_same_structure(target, source)", None)),
     # Hostile answers (issue 12): each passed the grader before its probe, case or check existed.
     edited("sync_global_sources", "sync_op", "non-trainable-source",
-           ('tf1.trainable_variables(src_scope + "/")', 'tf1.global_variables(src_scope + "/")')),
+           ('tf1.trainable_variables(re.escape(src_scope) + "/")', 'tf1.global_variables(re.escape(src_scope) + "/")')),
     edited("sync_scope_without_slash", "sync_op", "prefix-scope",
            ("v.op.name[len(scope) + 1:]", 'v.op.name.split("/", 1)[1]'),
-           ('(src_scope + "/")', "(src_scope)"), ('(dst_scope + "/")', "(dst_scope)")),
+           ('re.escape(src_scope) + "/"', "re.escape(src_scope)"), ('re.escape(dst_scope) + "/"', "re.escape(dst_scope)")),
     edited("copy_returns_current_twice", "current_and_past", "wrong-outputs",
            ('kwargs["trainable"] = False', None),
            ("        past = net_fn(x)\n    return current, past", "        net_fn(x)\n    return current, current")),
@@ -230,7 +230,7 @@ MUTANTS += [
 # Issue 34: the scope prefix without '/' of lesson 4's trap, where it raises (the decoy 'current_old/x' has
 # no partner 'old/x'): its own check, not "raised".
 MUTANTS += [
-    edited("sync_prefix_raises", "sync_op", "prefix-scope", ('(src_scope + "/")', "(src_scope)")),
+    edited("sync_prefix_raises", "sync_op", "prefix-scope", ('re.escape(src_scope) + "/"', "re.escape(src_scope)")),
 ]
 
 # Issue 34: leaves paired by insertion order (a hand-made flatten over dict.values()), right whenever the
