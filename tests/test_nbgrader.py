@@ -18,6 +18,7 @@ import pytest
 from autograder.course import lessons
 from autograder.judging.reference import solution_path
 from tests.conftest import ASSIGNMENTS, GRADE_FLAGS, LIMITS, gradable, make_socket, release_path, scratch_course
+from tests.forgeries import BY_LESSON
 from tests.mutants import mutants_of
 from tests.swaps import one_per_cell, swap_cells
 
@@ -335,6 +336,30 @@ def test_forgeries_and_leaks_get_the_batch_graders_verdict_under_nbgrader_autogr
         graded = (course / "autograded" / leak.name / assignment / lesson.notebook).read_text()
         assert UNNAMED_EXCEPTION in graded
         assert not any(secret in graded for secret in SECRETS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("assignment", sorted(set(BY_LESSON) - {"02_rebuild_vs_feed"}))
+def test_each_lessons_red_team_gets_the_batch_graders_verdict_under_nbgrader_autograde(course, assignment):
+    """The red team of every other lesson (lesson 2's is above): each forgery loses at least its
+    exercise through nbgrader, with the batch grader's score, and the solution keeps full marks."""
+    from autograder.frontends.batch import grade_all
+    from autograder.judging.submissions import discover
+    from tests.test_forgery import RED_TEAM, notebook
+
+    lesson = lessons.load(assignment)
+    red_team = [f for f in RED_TEAM if f.assignment == assignment]
+    assert nbgrader(course, "generate_assignment", assignment, "--force").returncode == 0
+    submit(course, "honest", assignment, solution_path(lesson))
+    for forgery in red_team:
+        submit(course, forgery.name, assignment, notebook(forgery, checks=True))
+    run = autograde(course, assignment)
+    got = scores(course, assignment)
+    batch = {r["student"]: r["score"] for r in grade_all(discover([course / "submitted"]), course / "batch", jobs=2,
+                                                          limits=LIMITS)}
+    assert got == batch, run.stderr[-3000:]
+    assert got["honest"] == lesson.max_score
+    assert all(got[f.name] <= lesson.max_score - lesson.exercise(f.exercise).points for f in red_team), got
 
 
 SECRET = "INSTRUCTOR-ONLY-ANSWER-KEY"
