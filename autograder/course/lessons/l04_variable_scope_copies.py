@@ -152,12 +152,25 @@ def _starts_equal(got):
     return values_match(got["past_outputs"][:1], got["current_outputs"][:1])
 
 
-def _not_reversed(got, expected):
-    """False only when the first update is tau * target + (1 - tau) * source (and that is not also right)."""
-    tau, initial = got["tau"], got["initial"]
-    reversed_ = {name: (1 - tau) * np.asarray(initial["source" + name[6:]]) + tau * np.asarray(value)
-                 for name, value in initial.items() if name.startswith("target")}
-    return not (values_match(got["first_step"], reversed_) and not values_match(expected["first_step"], reversed_))
+def _not_reversed(first_step, pairs):
+    """A check, False only when the first update is tau * target + (1 - tau) * source (and that is not
+    also right). `first_step(observation)` gives the targets after one update by name, `pairs(got)`
+    tau and each name's initial (source, target)."""
+    def check(got, expected):
+        tau, initial = pairs(got)
+        reversed_ = {name: (1 - tau) * np.asarray(s) + tau * np.asarray(t) for name, (s, t) in initial.items()}
+        return not (values_match(first_step(got), reversed_) and not values_match(first_step(expected), reversed_))
+    return check
+
+
+def _soft_pairs(got):
+    initial = got["initial"]
+    return got["tau"], {name: (initial["source" + name[6:]], value)
+                        for name, value in initial.items() if name.startswith("target")}
+
+
+def _polyak_first_step(got):
+    return {key: values[0] for key, values in got["values"].items() if values}
 
 
 def _read_current_sources(got, expected):
@@ -347,7 +360,7 @@ LESSON = Lesson(
                 Check("tau-reversed", "moves each target a fraction tau of the way to its source",
                       "After one update the target must be tau * source + (1 - tau) * target. With tau "
                       "the wrong way round, a small tau copies almost everything at once.",
-                      _not_reversed, shows=("first_step",)),
+                      _not_reversed(lambda got: got["first_step"], _soft_pairs), shows=("first_step",)),
                 Check("stale-source", "mixes in each source's value at the time the op runs",
                       "The sources moved between updates, and the targets followed their initial values: "
                       "the op mixes in a value fixed when it was built (source.initial_value, or a "
@@ -373,6 +386,11 @@ LESSON = Lesson(
                       "A target kept its old value. Computing tau * s + (1 - tau) * t (with "
                       "map_structure or in a loop) only makes new tensors; call t.assign(...) to change "
                       "the variable.", holds(lambda got: got["assigned"] is True), shows=("values",)),
+                Check("tau-reversed", "moves each target a fraction tau of the way to its source",
+                      "After one update each target must be tau * source + (1 - tau) * target. With tau "
+                      "the wrong way round, a small tau copies almost everything at once.",
+                      _not_reversed(_polyak_first_step, lambda got: (got["tau"], got["initial"])),
+                      shows=("values",)),
                 Check("paired-by-position", "mixes each target with the source of the same key",
                       "The targets changed, but not to tau * source + (1 - tau) * target of the same "
                       "key. Pair the leaves by key: tf.nest.flatten lists a dict's leaves in sorted key "
@@ -430,7 +448,7 @@ REQUIREMENTS = {
     },
     "polyak_update": {
         "In place: every target variable": ("computed-not-assigned", "replaced-not-assigned"),
-        "<- tau * source + (1 - tau) * target": ("copied-backwards", "paired-by-position"),
+        "<- tau * source + (1 - tau) * target": ("copied-backwards", "tau-reversed", "paired-by-position"),
         "Raises ValueError (or TypeError) when the two structures differ": "silent-zip",
         "before changing anything": "changed-before-error",
     },

@@ -285,7 +285,8 @@ def probe_soft_update(make_soft_update_op, source, target, tau, steps, moves=0.0
 def probe_polyak_update(polyak_update, target, source, tau, steps, head=None):
     """Eager: update nested tf.Variables `steps` times, then call it with sources whose structure
     differs: one leaf too many (at the end), and (same number of leaves) a renamed key or regrouped
-    list. Each must raise before any target changes. With `head` (target and source values of one
+    list. Each must raise before any target changes. Hands out tau and each leaf's initial (source,
+    target) by its position in tf.nest.flatten (`initial`). With `head` (target and source values of one
     more variable), both structures nest one level deeper: {"body": <the variables>, "head": [it]}."""
     import tensorflow as tf
 
@@ -299,6 +300,7 @@ def probe_polyak_update(polyak_update, target, source, tau, steps, head=None):
         tgt, src = ({"body": body, "head": variables([value])} for body, value in zip((tgt, src), head))
     originals = tf.nest.flatten(tgt)
     initial = [v.numpy() for v in originals]
+    pairs = {str(k): [s.numpy(), t] for k, (s, t) in enumerate(zip(tf.nest.flatten(src), initial))}
     history = {}
     for _ in range(steps):
         polyak_update(tgt, src, tau)
@@ -326,5 +328,5 @@ def probe_polyak_update(polyak_update, target, source, tau, steps, head=None):
         after = [v.numpy() for v in tf.nest.flatten(tgt)]
         if mismatch[kind] is not None and any(not np.array_equal(b, a) for b, a in zip(before, after)):
             changed.append(kind)
-    return {"values": history, "assigned": assigned, "kept_variables": kept, "sources": sources,
+    return {"tau": tau, "initial": pairs, "values": history, "assigned": assigned, "kept_variables": kept, "sources": sources,
             "mismatch_error": mismatch, "changed_before_error": changed}
