@@ -71,6 +71,8 @@ def replay_sync_op(observation, inputs, run):
     the decoy source scope's values (`decoy_written`); `untouched`: the destinations still as filled."""
     if observation.get("decoy_raised"):
         return {"decoy_written": True, "decoy_raised": observation["decoy_raised"]}
+    if observation.get("trainable_destinations"):  # the build raised only while the copy was non-trainable
+        return {"decoy_written": False, "decoy_raised": None, "trainable_destinations": True}
     values, reads = _replayed(observation, [], run), observation["reads"]
     read = {kind: dict(zip(names, values[at])) for kind, (at, names) in reads.items()}
     synced, frozen = read["destinations"], inputs.get("src_frozen")
@@ -79,7 +81,7 @@ def replay_sync_op(observation, inputs, run):
         bool(inputs.get("decoy")) and any(np.all(np.asarray(v) == DECOY_FILL) for v in synced.values()))
     return {"synced": synced, "untouched": sorted(name for name, value in synced.items() if np.all(np.asarray(value) == FILL)),
             "sources": read["sources"], "frozen_partner_written": frozen_partner_written,
-            "decoy_written": decoy_written, "decoy_raised": None,
+            "decoy_written": decoy_written, "decoy_raised": None, "trainable_destinations": False,
             "missing_partner": observation["missing_partner"], "shape_mismatch": observation["shape_mismatch"]}
 
 
@@ -208,6 +210,14 @@ LESSON = Lesson(
                       "raised only while that other scope exists is this mistake too: its variables were "
                       "taken for sources or destinations.)",
                       same("decoy_written"), shows=("decoy_written", "decoy_raised")),
+                Check("trainable-destinations", "finds its destinations among all the copy's variables",
+                      "Building the sync raised while the copy's variables were non-trainable, and built "
+                      "once they were trainable: the destinations were looked up among the trainable "
+                      "variables. The destinations are all the *global* variables under dst_scope "
+                      "(tf1.global_variables(dst_scope + '/')): a copy is often non-trainable (a target "
+                      "network nobody trains), so trainable_variables(dst_scope + '/') finds nothing there.",
+                      holds(lambda got: got["trainable_destinations"] is False),
+                      shows=("trainable_destinations",)),
                 Check("non-trainable-source", "copies only the trainable variables of the source",
                       "The partner of a non-trainable source variable was overwritten. The sources are the "
                       "*trainable* variables under src_scope (tf1.trainable_variables(src_scope + '/')); "
@@ -425,7 +435,8 @@ LESSON = Lesson(
 REQUIREMENTS = {
     "sync_op": {
         "copies each trainable variable under `src_scope`": ("non-trainable-source", "prefix-scope", "copied-backwards"),
-        "into its partner, the global variable under `dst_scope` with the same relative name": ("matched-by-order", "full-name-match"),
+        "into its partner, the global variable under `dst_scope` with the same relative name": (
+            "matched-by-order", "full-name-match", "trainable-destinations"),
         "Raises KeyError (a source has no partner)": "silent-missing-partner",
         "or ValueError (shapes differ), naming the variable": "unclear-shape-error",
     },
