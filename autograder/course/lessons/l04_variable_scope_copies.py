@@ -155,13 +155,16 @@ def _starts_equal(got):
 
 
 def _not_reversed(first_step, pairs):
-    """A check, False only when the first update is tau * target + (1 - tau) * source (and that is not
-    also right). `first_step(observation)` gives the targets after one update by name, `pairs(got)`
-    tau and each name's initial (source, target)."""
+    """A check, False only when the first update is tau * target + (1 - tau) * source (and that is neither
+    also right nor the targets left as they were, as a reversed tau of 1 leaves them: a target that kept
+    its value is computed-not-assigned's). `first_step(observation)` gives the targets after one update
+    by name, `pairs(got)` tau and each name's initial (source, target)."""
     def check(got, expected):
         tau, initial = pairs(got)
         reversed_ = {name: (1 - tau) * np.asarray(s) + tau * np.asarray(t) for name, (s, t) in initial.items()}
-        return not (values_match(first_step(got), reversed_) and not values_match(first_step(expected), reversed_))
+        unchanged = {name: t for name, (_, t) in initial.items()}
+        return not (values_match(first_step(got), reversed_) and not values_match(first_step(expected), reversed_)
+                    and not values_match(reversed_, unchanged))
     return check
 
 
@@ -392,15 +395,15 @@ LESSON = Lesson(
                 Check("copied-backwards", "leaves the sources as they were",
                       "The update changed a source variable: assign to the target only.",
                       same("sources"), shows=("sources",)),
-                Check("computed-not-assigned", "changes the target variables in place",
-                      "A target kept its old value. Computing tau * s + (1 - tau) * t (with "
-                      "map_structure or in a loop) only makes new tensors; call t.assign(...) to change "
-                      "the variable.", holds(lambda got: got["assigned"] is True), shows=("values",)),
                 Check("tau-reversed", "moves each target a fraction tau of the way to its source",
                       "After one update each target must be tau * source + (1 - tau) * target. With tau "
                       "the wrong way round, a small tau copies almost everything at once.",
                       _not_reversed(_polyak_first_step, lambda got: (got["tau"], got["initial"])),
                       shows=("values",)),
+                Check("computed-not-assigned", "changes the target variables in place",
+                      "A target kept its old value. Computing tau * s + (1 - tau) * t (with "
+                      "map_structure or in a loop) only makes new tensors; call t.assign(...) to change "
+                      "the variable.", holds(lambda got: got["assigned"] is True), shows=("values",)),
                 Check("paired-by-position", "mixes each target with the source of the same key",
                       "The targets changed, but not to tau * source + (1 - tau) * target of the same "
                       "key. Pair the leaves by key: tf.nest.flatten lists a dict's leaves in sorted key "
