@@ -275,5 +275,18 @@ MUTANTS += [
             "        self.sync = tf.group(*[p.assign(c) for c, p in zip(current_vars, past_vars)])")),
 ]
 
+# Expert review: tau the wrong way round in the eager update; it was named paired-by-position.
+MUTANTS += [
+    edited("polyak_tau_reversed", "polyak_update", "tau-reversed",
+           ("t.assign(tau * s + (1.0 - tau) * t)", "t.assign((1.0 - tau) * s + tau * t)")),
+]
+
+# Expert review: destinations taken from the trainable variables, none of which a non-trainable copy holds;
+# it was named only by its KeyError.
+MUTANTS += [
+    edited("sync_trainable_destinations", "sync_op", "trainable-destinations",
+           ('tf1.global_variables(dst_scope + "/")', 'tf1.trainable_variables(dst_scope + "/")')),
+]
+
 # Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
 PUBLIC = {"soft_mixes_with_initial_source", "sync_prefix_raises", "trainer_pairs_sorted_lists"}

@@ -71,6 +71,8 @@ def replay_sync_op(observation, inputs, run):
     the decoy source scope's values (`decoy_written`); `untouched`: the destinations still as filled."""
     if observation.get("decoy_raised"):
         return {"decoy_written": True, "decoy_raised": observation["decoy_raised"]}
+    if observation.get("trainable_destinations"):  # the build raised only while the copy was non-trainable
+        return {"decoy_written": False, "decoy_raised": None, "trainable_destinations": True}
     values, reads = _replayed(observation, [], run), observation["reads"]
     read = {kind: dict(zip(names, values[at])) for kind, (at, names) in reads.items()}
     synced, frozen = read["destinations"], inputs.get("src_frozen")
@@ -79,7 +81,7 @@ def replay_sync_op(observation, inputs, run):
         bool(inputs.get("decoy")) and any(np.all(np.asarray(v) == DECOY_FILL) for v in synced.values()))
     return {"synced": synced, "untouched": sorted(name for name, value in synced.items() if np.all(np.asarray(value) == FILL)),
             "sources": read["sources"], "frozen_partner_written": frozen_partner_written,
-            "decoy_written": decoy_written, "decoy_raised": None,
+            "decoy_written": decoy_written, "decoy_raised": None, "trainable_destinations": False,
             "missing_partner": observation["missing_partner"], "shape_mismatch": observation["shape_mismatch"]}
 
 
@@ -152,12 +154,28 @@ def _starts_equal(got):
     return values_match(got["past_outputs"][:1], got["current_outputs"][:1])
 
 
-def _not_reversed(got, expected):
-    """False only when the first update is tau * target + (1 - tau) * source (and that is not also right)."""
-    tau, initial = got["tau"], got["initial"]
-    reversed_ = {name: (1 - tau) * np.asarray(initial["source" + name[6:]]) + tau * np.asarray(value)
-                 for name, value in initial.items() if name.startswith("target")}
-    return not (values_match(got["first_step"], reversed_) and not values_match(expected["first_step"], reversed_))
+def _not_reversed(first_step, pairs):
+    """A check, False only when the first update is tau * target + (1 - tau) * source (and that is neither
+    also right nor the targets left as they were, as a reversed tau of 1 leaves them: a target that kept
+    its value is computed-not-assigned's). `first_step(observation)` gives the targets after one update
+    by name, `pairs(got)` tau and each name's initial (source, target)."""
+    def check(got, expected):
+        tau, initial = pairs(got)
+        reversed_ = {name: (1 - tau) * np.asarray(s) + tau * np.asarray(t) for name, (s, t) in initial.items()}
+        unchanged = {name: t for name, (_, t) in initial.items()}
+        return not (values_match(first_step(got), reversed_) and not values_match(first_step(expected), reversed_)
+                    and not values_match(reversed_, unchanged))
+    return check
+
+
+def _soft_pairs(got):
+    initial = got["initial"]
+    return got["tau"], {name: (initial["source" + name[6:]], value)
+                        for name, value in initial.items() if name.startswith("target")}
+
+
+def _polyak_first_step(got):
+    return {key: values[0] for key, values in got["values"].items() if values}
 
 
 def _read_current_sources(got, expected):
@@ -195,6 +213,14 @@ LESSON = Lesson(
                       "raised only while that other scope exists is this mistake too: its variables were "
                       "taken for sources or destinations.)",
                       same("decoy_written"), shows=("decoy_written", "decoy_raised")),
+                Check("trainable-destinations", "finds its destinations among all the copy's variables",
+                      "Building the sync raised while the copy's variables were non-trainable, and built "
+                      "once they were trainable: the destinations were looked up among the trainable "
+                      "variables. The destinations are all the *global* variables under dst_scope "
+                      "(tf1.global_variables(dst_scope + '/')): a copy is often non-trainable (a target "
+                      "network nobody trains), so trainable_variables(dst_scope + '/') finds nothing there.",
+                      holds(lambda got: got["trainable_destinations"] is False),
+                      shows=("trainable_destinations",)),
                 Check("non-trainable-source", "copies only the trainable variables of the source",
                       "The partner of a non-trainable source variable was overwritten. The sources are the "
                       "*trainable* variables under src_scope (tf1.trainable_variables(src_scope + '/')); "
@@ -347,7 +373,7 @@ LESSON = Lesson(
                 Check("tau-reversed", "moves each target a fraction tau of the way to its source",
                       "After one update the target must be tau * source + (1 - tau) * target. With tau "
                       "the wrong way round, a small tau copies almost everything at once.",
-                      _not_reversed, shows=("first_step",)),
+                      _not_reversed(lambda got: got["first_step"], _soft_pairs), shows=("first_step",)),
                 Check("stale-source", "mixes in each source's value at the time the op runs",
                       "The sources moved between updates, and the targets followed their initial values: "
                       "the op mixes in a value fixed when it was built (source.initial_value, or a "
@@ -369,6 +395,11 @@ LESSON = Lesson(
                 Check("copied-backwards", "leaves the sources as they were",
                       "The update changed a source variable: assign to the target only.",
                       same("sources"), shows=("sources",)),
+                Check("tau-reversed", "moves each target a fraction tau of the way to its source",
+                      "After one update each target must be tau * source + (1 - tau) * target. With tau "
+                      "the wrong way round, a small tau copies almost everything at once.",
+                      _not_reversed(_polyak_first_step, lambda got: (got["tau"], got["initial"])),
+                      shows=("values",)),
                 Check("computed-not-assigned", "changes the target variables in place",
                       "A target kept its old value. Computing tau * s + (1 - tau) * t (with "
                       "map_structure or in a loop) only makes new tensors; call t.assign(...) to change "
@@ -407,7 +438,8 @@ LESSON = Lesson(
 REQUIREMENTS = {
     "sync_op": {
         "copies each trainable variable under `src_scope`": ("non-trainable-source", "prefix-scope", "copied-backwards"),
-        "into its partner, the global variable under `dst_scope` with the same relative name": ("matched-by-order", "full-name-match"),
+        "into its partner, the global variable under `dst_scope` with the same relative name": (
+            "matched-by-order", "full-name-match", "trainable-destinations"),
         "Raises KeyError (a source has no partner)": "silent-missing-partner",
         "or ValueError (shapes differ), naming the variable": "unclear-shape-error",
     },
@@ -430,7 +462,7 @@ REQUIREMENTS = {
     },
     "polyak_update": {
         "In place: every target variable": ("computed-not-assigned", "replaced-not-assigned"),
-        "<- tau * source + (1 - tau) * target": ("copied-backwards", "paired-by-position"),
+        "<- tau * source + (1 - tau) * target": ("copied-backwards", "tau-reversed", "paired-by-position"),
         "Raises ValueError (or TypeError) when the two structures differ": "silent-zip",
         "before changing anything": "changed-before-error",
     },

@@ -65,7 +65,8 @@ def probe_sync_op(make_sync_op, src_scope, dst_scope, shapes, src_order, dst_ord
                   transposed=False):
     """Sync a trainable source scope into a non-trainable destination scope; then the two error cases.
 
-    `decoy` is a third scope whose name starts with `src_scope` (it must be ignored); `dst_decoy` a
+    The destinations are non-trainable; a build that raises only while they are (and builds once
+    they are trainable) is handed out as `trainable_destinations`. `decoy` is a third scope whose name starts with `src_scope` (it must be ignored); `dst_decoy` a
     scope whose name starts with `dst_scope` (it must stay as it was); `dst_extra` is a destination
     variable with no source (it must be left alone); `src_frozen` a non-trainable source variable
     that has a partner (not a source: its partner must be left alone); `missing` is a source
@@ -80,7 +81,7 @@ def probe_sync_op(make_sync_op, src_scope, dst_scope, shapes, src_order, dst_ord
 
     tf1 = tf.compat.v1
 
-    def build(extra=None, reshape=None, decoys=True):
+    def build(extra=None, reshape=None, decoys=True, trainable_copy=False):
         src_shapes, dst_shapes = dict(shapes), dict(shapes)
         order = list(src_order)
         if extra:
@@ -98,7 +99,7 @@ def probe_sync_op(make_sync_op, src_scope, dst_scope, shapes, src_order, dst_ord
         dst_order_all = list(dst_order) + ([dst_extra] if dst_extra else []) + ([src_frozen] if src_frozen else [])
         if dst_extra:
             dst_shapes[dst_extra] = [1]
-        made["destinations"] = _make_variables(dst_scope, dst_shapes, dst_order_all, trainable=False, fill=FILL)
+        made["destinations"] = _make_variables(dst_scope, dst_shapes, dst_order_all, trainable=trainable_copy, fill=FILL)
         if dst_decoy and decoys:
             made["decoys"] = _make_variables(dst_decoy, shapes, dst_order, trainable=False, fill=FILL)
         return made
@@ -110,9 +111,13 @@ def probe_sync_op(make_sync_op, src_scope, dst_scope, shapes, src_order, dst_ord
         except (KeyError, ValueError) as exc:
             # Raised only because a scope sharing the name's prefix is there: the decoy was read (a
             # prefix without '/' took its variables in), which is what the prefix-scope check names.
-            if not (decoy or dst_decoy) or not _builds_without_decoys(build, make_sync_op, src_scope, dst_scope):
-                raise
-            return {"decoy_raised": type(exc).__name__}
+            if (decoy or dst_decoy) and _builds(lambda: build(decoys=False), make_sync_op, src_scope, dst_scope):
+                return {"decoy_raised": type(exc).__name__}
+            # Raised only because the copy is non-trainable: the destinations were taken from the
+            # trainable variables, which is what the trainable-destinations check names.
+            if _builds(lambda: build(trainable_copy=True), make_sync_op, src_scope, dst_scope):
+                return {"decoy_raised": None, "trainable_destinations": True}
+            raise
         reads = {}
         with tf1.Session() as sess:
             sess.run(tf1.global_variables_initializer())
@@ -128,19 +133,20 @@ def probe_sync_op(make_sync_op, src_scope, dst_scope, shapes, src_order, dst_ord
     with tf.Graph().as_default():
         build(reshape=bad_shape)
         shape_mismatch = _raised(lambda: make_sync_op(src_scope, dst_scope), bad_shape)
-    return {"decoy_raised": None, "reads": reads, "history": runs.history(),
+    return {"decoy_raised": None, "trainable_destinations": False, "reads": reads, "history": runs.history(),
             "missing_partner": missing_partner, "shape_mismatch": shape_mismatch}
 
 
-def _builds_without_decoys(build, make_sync_op, src_scope, dst_scope) -> bool:
-    """Whether the sync builds without raising once the scopes that share a prefix are gone."""
+def _builds(build, make_sync_op, src_scope, dst_scope) -> bool:
+    """Whether the sync builds without raising in a fresh graph set up by `build()` (the scopes that
+    share a prefix left out, or the copy made trainable)."""
     import tensorflow as tf
 
     with tf.Graph().as_default():
-        build(decoys=False)
+        build()
         try:
             make_sync_op(src_scope, dst_scope)
-        except Exception:   # noqa: BLE001 - any error here means the decoy was not the cause
+        except Exception:   # noqa: BLE001 - any error here means the change was not the cause
             return False
     return True
 
@@ -285,7 +291,8 @@ def probe_soft_update(make_soft_update_op, source, target, tau, steps, moves=0.0
 def probe_polyak_update(polyak_update, target, source, tau, steps, head=None):
     """Eager: update nested tf.Variables `steps` times, then call it with sources whose structure
     differs: one leaf too many (at the end), and (same number of leaves) a renamed key or regrouped
-    list. Each must raise before any target changes. With `head` (target and source values of one
+    list. Each must raise before any target changes. Hands out tau and each leaf's initial (source,
+    target) by its position in tf.nest.flatten (`initial`). With `head` (target and source values of one
     more variable), both structures nest one level deeper: {"body": <the variables>, "head": [it]}."""
     import tensorflow as tf
 
@@ -299,6 +306,7 @@ def probe_polyak_update(polyak_update, target, source, tau, steps, head=None):
         tgt, src = ({"body": body, "head": variables([value])} for body, value in zip((tgt, src), head))
     originals = tf.nest.flatten(tgt)
     initial = [v.numpy() for v in originals]
+    pairs = {str(k): [s.numpy(), t] for k, (s, t) in enumerate(zip(tf.nest.flatten(src), initial))}
     history = {}
     for _ in range(steps):
         polyak_update(tgt, src, tau)
@@ -326,5 +334,5 @@ def probe_polyak_update(polyak_update, target, source, tau, steps, head=None):
         after = [v.numpy() for v in tf.nest.flatten(tgt)]
         if mismatch[kind] is not None and any(not np.array_equal(b, a) for b, a in zip(before, after)):
             changed.append(kind)
-    return {"values": history, "assigned": assigned, "kept_variables": kept, "sources": sources,
+    return {"tau": tau, "initial": pairs, "values": history, "assigned": assigned, "kept_variables": kept, "sources": sources,
             "mismatch_error": mismatch, "changed_before_error": changed}
