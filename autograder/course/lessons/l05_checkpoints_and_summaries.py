@@ -121,11 +121,13 @@ def _step_dtype(answer, prefix):
 def replay_train_resumable(observation, inputs, read):
     """What the uninterrupted run left in its directory, read outside: the checkpoints the state file
     keeps (`kept`), those whose files are there (`on_disk`), and the dtype of the step saved in the
-    newest (`step_dtype`)."""
+    newest (`step_dtype`); and the checkpoints whose files are left after the crashes and the resume
+    (`crashed_on_disk`)."""
     answer = read(observation["files"])
     latest, kept = _state(answer)
-    return {**_without(observation, "files"), "kept": kept, "on_disk": sorted(answer["checkpoints"]),
-            "step_dtype": _step_dtype(answer, latest)}
+    return {**_without(observation, "files", "crashed_files"), "kept": kept,
+            "on_disk": sorted(answer["checkpoints"]), "step_dtype": _step_dtype(answer, latest),
+            "crashed_on_disk": sorted(read(observation["crashed_files"])["checkpoints"])}
 
 
 @_reading
@@ -306,6 +308,12 @@ LESSON = Lesson(
                       "left; the crashed call must stop after crash_after steps of its own.",
                       same("crash_steps", "resumed_step", "resumed_ran", "final_step"),
                       shows=("crash_steps", "resumed_ran", "resumed_step")),
+                Check("crashed-checkpoints-kept", "keeps only the newest max_to_keep checkpoints after a resume",
+                      "After the crashes and the resume, the directory holds other checkpoints than the "
+                      "reference's. A new Saver knows none of the checkpoints the crashed process wrote, so "
+                      "max_to_keep never deletes them: after the restore, hand them over with "
+                      "saver.recover_last_checkpoints(tf1.train.get_checkpoint_state(ckpt_dir)"
+                      ".all_model_checkpoint_paths).", same("crashed_on_disk"), shows=("crashed_on_disk",)),
                 Check("step-not-in-checkpoint", "keeps the global step in the checkpoint",
                       "No checkpoint holds the step as a variable: the step was counted in Python. Make it a "
                       "non-trainable variable handed to minimize(..., global_step=...), so the Saver saves "
@@ -481,7 +489,8 @@ REQUIREMENTS = {
         "Train the regression to total_steps": ("not-training", "wrong-model", "not-reproducible"),
         "resuming from ckpt_dir": ("ignored-checkpoint", "reinitialized-after-restore", "step-not-in-checkpoint", "int32-step"),
         "a crash and resume change nothing": ("resume-differs", "crash-counts-global-steps"),
-        "save_every, max_to_keep": ("max-to-keep-ignored", "saver-per-save", "files-outside-dir"),
+        "save_every, max_to_keep": ("max-to-keep-ignored", "crashed-checkpoints-kept", "saver-per-save",
+                                    "files-outside-dir"),
     },
     "renaming_saver": {
         "mapping checkpoint name old_scope/<name>": ("sibling-scope", "restored-too-much", "trainable-only"),
