@@ -247,7 +247,7 @@ MUTANTS += [
 # Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
 PUBLIC = {"best_saves_ties", "log_without_step", "log_loop_index_as_step", "renaming_prefix_without_slash",
           "renaming_trainable_only", "log_writer_per_step_closed", "resumable_init_after_restore",
-          "resumable_without_recovery"}
+          "resumable_without_recovery", "resumable_crash_by_global_step"}
 
 # Phrases that would be false of a mutant: its feedback must not state them (issue 34).
 NOT_CLAIMED = {

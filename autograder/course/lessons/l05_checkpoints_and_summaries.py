@@ -340,8 +340,8 @@ LESSON = Lesson(
                       "0.9); each loss from the run that makes the update.",
                       same("losses", "w", "b"), shows=("losses",)),
             ),
-            cases=(Case("20 steps, save every 4, keep 2, crash after 14",
-                        {"seed": 3, "total_steps": 20, "save_every": 4, "max_to_keep": 2, "crashes": [14]}),),
+            cases=(Case("20 steps, save every 4, keep 2, crash after 14, resume and crash after 5 more",
+                        {"seed": 3, "total_steps": 20, "save_every": 4, "max_to_keep": 2, "crashes": [14, 5]}),),
         ),
         Exercise(
             id="renaming_saver", symbol="build_renaming_saver", points=2, probe=probe_renaming_saver,
