@@ -308,12 +308,6 @@ LESSON = Lesson(
                       "left; the crashed call must stop after crash_after steps of its own.",
                       same("crash_steps", "resumed_step", "resumed_ran", "final_step"),
                       shows=("crash_steps", "resumed_ran", "resumed_step")),
-                Check("crashed-checkpoints-kept", "keeps only the newest max_to_keep checkpoints after a resume",
-                      "After the crashes and the resume, the directory holds other checkpoints than the "
-                      "reference's. A new Saver knows none of the checkpoints the crashed process wrote, so "
-                      "max_to_keep never deletes them: after the restore, hand them over with "
-                      "saver.recover_last_checkpoints(tf1.train.get_checkpoint_state(ckpt_dir)"
-                      ".all_model_checkpoint_paths).", same("crashed_on_disk"), shows=("crashed_on_disk",)),
                 Check("step-not-in-checkpoint", "keeps the global step in the checkpoint",
                       "No checkpoint holds the step as a variable: the step was counted in Python. Make it a "
                       "non-trainable variable handed to minimize(..., global_step=...), so the Saver saves "
@@ -321,6 +315,12 @@ LESSON = Lesson(
                       holds(lambda got: got["step_dtype"] is not None), shows=("step_dtype",)),
                 Check("int32-step", "saves an int64 global step", STEP_DTYPE, same("step_dtype"),
                       shows=("step_dtype",)),
+                Check("crashed-checkpoints-kept", "keeps only the newest max_to_keep checkpoints after a resume",
+                      "After the crashes and the resume, the directory holds other checkpoints than the "
+                      "reference's. A new Saver knows none of the checkpoints the crashed process wrote, so "
+                      "max_to_keep never deletes them: after the restore, hand them over with "
+                      "saver.recover_last_checkpoints(tf1.train.get_checkpoint_state(ckpt_dir)"
+                      ".all_model_checkpoint_paths).", same("crashed_on_disk"), shows=("crashed_on_disk",)),
                 Check("resume-differs", "ends bit-identical to the uninterrupted run after a crash",
                       "The resumed run ended with other weights than the run that never crashed. Everything "
                       "a step depends on must be in the checkpoint (weights, optimizer slots, global step) or "
