@@ -55,6 +55,7 @@ ALTERNATIVES = [
             ckpt = tf1.train.get_checkpoint_state(ckpt_dir)
             if ckpt and ckpt.model_checkpoint_path:
                 saver.restore(sess, ckpt.model_checkpoint_path)
+                saver.recover_last_checkpoints(ckpt.all_model_checkpoint_paths)
             else:
                 sess.run(tf1.global_variables_initializer())
             losses = []
@@ -94,6 +95,8 @@ ALTERNATIVES = [
                 latest = tf.train.latest_checkpoint(ckpt_dir)
                 if latest is not None:
                     saver.restore(sess, latest)
+                    kept = tf1.train.get_checkpoint_state(ckpt_dir).all_model_checkpoint_paths
+                    saver.set_last_checkpoints_with_time([(path, 0.0) for path in kept])
                 else:
                     sess.run(tf1.global_variables_initializer())
                 while True:

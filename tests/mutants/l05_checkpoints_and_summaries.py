@@ -175,6 +175,7 @@ MUTANTS += [
     edited("resumable_saver_per_save", "train_resumable", "saver-per-save",
            ("saver = tf1.train.Saver(max_to_keep=max_to_keep)", None),
            ("saver.restore(sess, latest)", "tf1.train.Saver().restore(sess, latest)"),
+           ("saver.recover_last_checkpoints(", None),
            ("saver.save(sess,", "tf1.train.Saver(max_to_keep=max_to_keep).save(sess,")),
     edited("resumable_crash_by_global_step", "train_resumable", "crash-counts-global-steps",
            ("len(losses) < crash_after", "step < crash_after")),
@@ -232,17 +233,21 @@ MUTANTS += [
             "writer = tf1.summary.FileWriter(logdir)\n        writer.add_summary(summary, step)"),
            ("\n    writer.close()", "\n        writer.close()")),
     edited("resumable_init_after_restore", "train_resumable", "reinitialized-after-restore",
-           ("""        if latest:
-            saver.restore(sess, latest)
-        else:
-            sess.run(tf1.global_variables_initializer())""", """        if latest:
-            saver.restore(sess, latest)
-        sess.run(tf1.global_variables_initializer())""")),
+           ("""        else:
+            sess.run(tf1.global_variables_initializer())""", """        sess.run(tf1.global_variables_initializer())""")),
+]
+
+# The outside review of lesson 5: a resumed process's new Saver knows none of the crashed one's
+# checkpoints, and max_to_keep never deletes them (section 4).
+MUTANTS += [
+    edited("resumable_without_recovery", "train_resumable", "crashed-checkpoints-kept",
+           ("saver.recover_last_checkpoints(", None)),
 ]
 
 # Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
 PUBLIC = {"best_saves_ties", "log_without_step", "log_loop_index_as_step", "renaming_prefix_without_slash",
-          "renaming_trainable_only", "log_writer_per_step_closed", "resumable_init_after_restore"}
+          "renaming_trainable_only", "log_writer_per_step_closed", "resumable_init_after_restore",
+          "resumable_without_recovery", "resumable_crash_by_global_step"}
 
 # Phrases that would be false of a mutant: its feedback must not state them (issue 34).
 NOT_CLAIMED = {

@@ -121,11 +121,13 @@ def _step_dtype(answer, prefix):
 def replay_train_resumable(observation, inputs, read):
     """What the uninterrupted run left in its directory, read outside: the checkpoints the state file
     keeps (`kept`), those whose files are there (`on_disk`), and the dtype of the step saved in the
-    newest (`step_dtype`)."""
+    newest (`step_dtype`); and the checkpoints whose files are left after the crashes and the resume
+    (`crashed_on_disk`)."""
     answer = read(observation["files"])
     latest, kept = _state(answer)
-    return {**_without(observation, "files"), "kept": kept, "on_disk": sorted(answer["checkpoints"]),
-            "step_dtype": _step_dtype(answer, latest)}
+    return {**_without(observation, "files", "crashed_files"), "kept": kept,
+            "on_disk": sorted(answer["checkpoints"]), "step_dtype": _step_dtype(answer, latest),
+            "crashed_on_disk": sorted(read(observation["crashed_files"])["checkpoints"])}
 
 
 @_reading
@@ -313,6 +315,12 @@ LESSON = Lesson(
                       holds(lambda got: got["step_dtype"] is not None), shows=("step_dtype",)),
                 Check("int32-step", "saves an int64 global step", STEP_DTYPE, same("step_dtype"),
                       shows=("step_dtype",)),
+                Check("crashed-checkpoints-kept", "keeps only the newest max_to_keep checkpoints after a resume",
+                      "After the crashes and the resume, the directory holds other checkpoints than the "
+                      "reference's. A new Saver knows none of the checkpoints the crashed process wrote, so "
+                      "max_to_keep never deletes them: after the restore, hand them over with "
+                      "saver.recover_last_checkpoints(tf1.train.get_checkpoint_state(ckpt_dir)"
+                      ".all_model_checkpoint_paths).", same("crashed_on_disk"), shows=("crashed_on_disk",)),
                 Check("resume-differs", "ends bit-identical to the uninterrupted run after a crash",
                       "The resumed run ended with other weights than the run that never crashed. Everything "
                       "a step depends on must be in the checkpoint (weights, optimizer slots, global step) or "
@@ -332,8 +340,8 @@ LESSON = Lesson(
                       "0.9); each loss from the run that makes the update.",
                       same("losses", "w", "b"), shows=("losses",)),
             ),
-            cases=(Case("20 steps, save every 4, keep 2, crash after 14",
-                        {"seed": 3, "total_steps": 20, "save_every": 4, "max_to_keep": 2, "crashes": [14]}),),
+            cases=(Case("20 steps, save every 4, keep 2, crash after 14, resume and crash after 5 more",
+                        {"seed": 3, "total_steps": 20, "save_every": 4, "max_to_keep": 2, "crashes": [14, 5]}),),
         ),
         Exercise(
             id="renaming_saver", symbol="build_renaming_saver", points=2, probe=probe_renaming_saver,
@@ -481,7 +489,8 @@ REQUIREMENTS = {
         "Train the regression to total_steps": ("not-training", "wrong-model", "not-reproducible"),
         "resuming from ckpt_dir": ("ignored-checkpoint", "reinitialized-after-restore", "step-not-in-checkpoint", "int32-step"),
         "a crash and resume change nothing": ("resume-differs", "crash-counts-global-steps"),
-        "save_every, max_to_keep": ("max-to-keep-ignored", "saver-per-save", "files-outside-dir"),
+        "save_every, max_to_keep": ("max-to-keep-ignored", "crashed-checkpoints-kept", "saver-per-save",
+                                    "files-outside-dir"),
     },
     "renaming_saver": {
         "mapping checkpoint name old_scope/<name>": ("sibling-scope", "restored-too-much", "trainable-only"),

@@ -126,8 +126,9 @@ def probe_train_resumable(train_resumable, seed, total_steps, save_every, max_to
     own, each resuming the previous one, then a last run that resumes to the end.
 
     The first crashed run and the uninterrupted one both start fresh, so their first losses must agree
-    bit for bit (seeded init and data). Savers built and saves made are counted on the uninterrupted run,
-    whose directory's files are handed out (`files`): the grader reads which checkpoints it kept.
+    bit for bit (seeded init and data). Savers built and saves made are counted on the uninterrupted run.
+    Its directory's files are handed out (`files`), and those of the crashed-and-resumed runs' directory
+    (`crashed_files`): the grader reads which checkpoints each kept.
     """
     import tensorflow as tf
 
@@ -146,6 +147,7 @@ def probe_train_resumable(train_resumable, seed, total_steps, save_every, max_to
         files = hand_out_files(dir_a)
         crashed = [run(dir_c, crash_after=k) for k in crashes]
         resumed = run(dir_c)
+        crashed_files = hand_out_files(dir_c)
 
     def identical(p, q):
         return bool(np.array_equal(p["w"], q["w"]) and np.array_equal(p["b"], q["b"]))
@@ -156,7 +158,7 @@ def probe_train_resumable(train_resumable, seed, total_steps, save_every, max_to
     # steps themselves (ignored-checkpoint) already fail.
     later = crashed[1:] + [resumed]
     reset = any(r["restores"] and r["step"] - len(r["losses"]) == 0 for r in later)
-    return {"restored_then_reset": reset, "files": files, "final_step": full["step"],
+    return {"restored_then_reset": reset, "files": files, "crashed_files": crashed_files, "final_step": full["step"],
             "crash_steps": [c["step"] for c in crashed], "crash_ran": [len(c["losses"]) for c in crashed],
             "resumed_step": resumed["step"], "resumed_ran": ran,
             "reproducible": full["losses"][:crashes[0]] == crashed[0]["losses"],
