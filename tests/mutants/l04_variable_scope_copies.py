@@ -285,7 +285,7 @@ MUTANTS += [
 # it was named only by its KeyError.
 MUTANTS += [
     edited("sync_trainable_destinations", "sync_op", "trainable-destinations",
-           ('tf1.global_variables(dst_scope + "/")', 'tf1.trainable_variables(dst_scope + "/")')),
+           ('tf1.global_variables(re.escape(dst_scope) + "/")', 'tf1.trainable_variables(re.escape(dst_scope) + "/")')),
 ]
 
 # Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
