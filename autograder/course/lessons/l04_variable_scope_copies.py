@@ -217,13 +217,13 @@ LESSON = Lesson(
                       "Building the sync raised while the copy's variables were non-trainable, and built "
                       "once they were trainable: the destinations were looked up among the trainable "
                       "variables. The destinations are all the *global* variables under dst_scope "
-                      "(tf1.global_variables(dst_scope + '/')): a copy is often non-trainable (a target "
-                      "network nobody trains), so trainable_variables(dst_scope + '/') finds nothing there.",
+                      "(tf1.global_variables(re.escape(dst_scope) + '/')): a copy is often non-trainable (a target "
+                      "network nobody trains), so trainable_variables(...) finds nothing there.",
                       holds(lambda got: got["trainable_destinations"] is False),
                       shows=("trainable_destinations",)),
                 Check("non-trainable-source", "copies only the trainable variables of the source",
                       "The partner of a non-trainable source variable was overwritten. The sources are the "
-                      "*trainable* variables under src_scope (tf1.trainable_variables(src_scope + '/')); "
+                      "*trainable* variables under src_scope (tf1.trainable_variables(re.escape(src_scope) + '/')); "
                       "counters and statistics in the source scope are not copied.",
                       same("frozen_partner_written"), shows=("frozen_partner_written",)),
                 Check("copied-backwards", "leaves the source variables as they were",
