@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from autograder.engine.replay import Replayer, run_here
-from autograder.inkernel.probing import MAX_FILES, MAX_FILES_BYTES, export_graph, hand_out_files
+from autograder.inkernel.probing import MAX_FILES, MAX_FILES_BYTES, export_collections, export_graph, hand_out_files
 
 
 def threshold_graph(strict: bool = False):
@@ -120,6 +120,50 @@ def test_checkpoints_state_and_events_handed_out_are_read_outside(tmp_path):
     assert answer["op_counts"]["ScalarSummary"] == 1 and answer["trainable"] == ["w"]
     files["model-9.index"] = files.pop("model-3.index")  # a state file naming a checkpoint not handed out
     assert run_here({"files": files})["state"]["latest"] is None
+
+
+def test_collections_are_read_outside_and_ignore_a_method_set_on_the_graph_object():
+    """The witness: TensorFlow's own export reads collections through the graph object, so a
+    `get_collection` set on it hides a variable there; the probe's export asks tf.Graph itself."""
+    import base64
+
+    import tensorflow as tf
+
+    tf1 = tf.compat.v1
+    keys = ["trainable_variables", "local_variables", "variables"]
+    with tf.Graph().as_default() as graph:
+        tf1.get_variable("w", initializer=1.0)
+        tf1.Variable(0, collections=[tf1.GraphKeys.LOCAL_VARIABLES], name="examples_seen")
+        graph.get_collection = lambda key, scope=None, own=graph.get_collection: [
+            v for v in own(key, scope) if v.op.name != "examples_seen"]
+        exported = export_collections(graph, keys)
+        patched = base64.b64encode(tf1.train.export_meta_graph(graph=graph).SerializeToString()).decode()
+    answer = run_here({"collections": keys, "meta_graph": exported})
+    assert answer["collections"] == {"trainable_variables": ["w", "examples_seen"],
+                                     "local_variables": ["examples_seen"], "variables": ["w"]}
+    assert answer["dtypes"] == {"w": "float32", "examples_seen": "int32"}
+    assert answer["flags"] == {"w": True, "examples_seen": True}
+    assert run_here({"collections": keys, "meta_graph": patched})["collections"]["trainable_variables"] == ["w"]
+
+
+def test_a_collection_cannot_list_what_the_graph_lacks_and_garbage_is_refused():
+    import base64
+
+    import tensorflow as tf
+    from tensorflow.core.framework import variable_pb2
+    from tensorflow.core.protobuf import meta_graph_pb2
+
+    with tf.Graph().as_default() as graph:
+        tf.constant(1.0, name="c")
+    forged = meta_graph_pb2.MetaGraphDef(graph_def=graph.as_graph_def())
+    forged.collection_def["trainable_variables"].bytes_list.value.append(
+        variable_pb2.VariableDef(variable_name="c:0").SerializeToString())  # a Const, no variable
+    forged.collection_def["summaries"].node_list.value.extend(["c:0", "missing:0"])
+    encoded = base64.b64encode(forged.SerializeToString()).decode()
+    answer = run_here({"collections": ["trainable_variables", "summaries", "losses"], "meta_graph": encoded})
+    assert answer == {"collections": {"trainable_variables": [], "summaries": ["c"], "losses": []}, "dtypes": {}, "flags": {}}
+    assert "not a MetaGraphDef" in run_here({"collections": ["losses"], "meta_graph": "AAAA"})["refused"]
+    assert "no list" in run_here({"collections": "losses", "meta_graph": encoded})["refused"]
 
 
 @pytest.mark.parametrize("files, reason", [

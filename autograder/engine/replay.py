@@ -15,11 +15,13 @@ run, each in a fresh `tf.Graph` and session, so nothing of one graph outlives it
 student's own kernel (the public check cell) the same requests run in-process (`run_here`).
 
 A request: `{"graph": <base64 GraphDef>, "describe": [tensor names], "ops": true, "gradients": [[y, [x
-names]]], "races": [[fetch names]], "substitute": [[marker, value]], "runs": [{"feeds": {name: value},
-"fetch": name or "fetches": [names]}]}`. The answer: `{"described": {name: {"op", "dtype", "index"}},
-"gradients": [[whether y has a gradient with respect to each x] or None], "races": [whether one run of
-those fetches races a write against a read, or None], "results": [{"value": ...} or {"error": first
-line}]}` (and with `ops`, `"ops"`: the type of every op of the graph, in creation order), or
+names]]], "races": [[fetch names]], "read_races": [[fetch names]], "substitute": [[marker, value]],
+"runs": [{"feeds": {name: value}, "fetch": name or "fetches": [names]}]}`. The answer: `{"described":
+{name: {"op", "dtype", "index"}}, "gradients": [[whether y has a gradient with respect to each x] or
+None], "races": [whether one run of those fetches races a write against a read, or None],
+"read_races": [the same for a read inside what the run computes] (when asked), "results": [{"value":
+...} or {"error": first line}]}` (and with `ops`, `"ops"`: the type of every op of the graph, in
+creation order), or
 `{"refused": reason}` (with `ops` still listed: a graph the worker will not run can still be read);
 `fetches` answers a list of values. `index` in a description is where the op was created among the
 graph's ops.
@@ -38,6 +40,11 @@ answer: `{"state": {"latest", "all"} or None, "checkpoints": {prefix: {"variable
 "value"}}} or {"error": ...}}, "events": {file: [[step, tag, kind, number, histogram sum], ...]}, "op_counts":
 {op type: n}, "trainable": [variable names of the trainable collection]}`, or `{"refused": reason}` for more files or bytes than a probe hands out, or a name
 that is not a plain file name.
+
+A request `{"collections": [keys], "meta_graph": <base64 MetaGraphDef>}` (`probing.export_collections`)
+reads a graph's collections, parsed and never run: the answer is `{"collections": {key: [op names]},
+"dtypes": {variable op name: the dtype it holds}, "flags": {variable op name: its trainable flag}}`
+(`engine.meta_graph`), or `{"refused": reason}`.
 """
 from __future__ import annotations
 
@@ -54,6 +61,7 @@ import threading
 import tempfile
 from typing import Any, Mapping
 
+from autograder.engine import meta_graph
 from autograder.inkernel.probing import FILE_NAME, MAX_FILES, MAX_FILES_BYTES
 
 MEMORY_BYTES = 4 * 2**30  # address space: TensorFlow itself maps about 2 GB
@@ -104,6 +112,8 @@ def run_here(request: Mapping[str, Any]) -> dict[str, Any]:
 
     if "files" in request:
         return read_files(request)
+    if "collections" in request:
+        return read_collections(request)
     try:
         graph_def = _parsed_graph_def(request.get("graph"))
     except NotReplayable as exc:
@@ -123,6 +133,7 @@ def run_here(request: Mapping[str, Any]) -> dict[str, Any]:
         described = {name: _describe(graph, name, positions) for name in request.get("describe", [])}
         gradients = [_reaches(graph, y, xs) for y, xs in request.get("gradients", [])]
         races = [_races(graph, fetches) for fetches in request.get("races", [])]
+        read_races = [_races(graph, fetches, reads=True) for fetches in request.get("read_races", [])]
         config = tf1.ConfigProto(intra_op_parallelism_threads=1, inter_op_parallelism_threads=1)
         results = []
         with tf1.Session(graph=graph, config=config) as session:
@@ -136,7 +147,8 @@ def run_here(request: Mapping[str, Any]) -> dict[str, Any]:
                         results.append({"value": _plain(session.run(run["fetch"], feeds))})
                 except (tf.errors.OpError, ValueError, TypeError, KeyError) as exc:
                     results.append({"error": f"{type(exc).__name__}: {_first_line(getattr(exc, 'message', str(exc)))}"})
-    return {"described": described, "results": results, "gradients": gradients, "races": races, **listed}
+    return {"described": described, "results": results, "gradients": gradients, "races": races,
+            **({"read_races": read_races} if "read_races" in request else {}), **listed}
 
 
 def read_files(request: Mapping[str, Any]) -> dict[str, Any]:
@@ -232,18 +244,27 @@ def _events(path: str) -> list[list]:
     return rows
 
 
+def read_collections(request: Mapping[str, Any]) -> dict[str, Any]:
+    """Answer a `collections` request (see the module's docstring): the collections and the variables'
+    dtypes of the MetaGraphDef handed out (`engine.meta_graph`), or `{"refused": reason}`."""
+    keys = request.get("collections")
+    try:
+        if not isinstance(keys, list) or not all(isinstance(key, str) for key in keys):
+            raise NotReplayable("no list of collection names was asked for")
+        return meta_graph.collections(_decoded(request.get("meta_graph"), "MetaGraphDef"), keys)
+    except ValueError as exc:  # NotReplayable, or not a MetaGraphDef
+        return {"refused": str(exc)}
+
+
 def _trainable(encoded: Any) -> list[str]:
     """The names of the variables a MetaGraphDef's trainable collection lists (parsed, never imported)."""
-    from tensorflow.core.framework import variable_pb2
-    from tensorflow.core.protobuf import meta_graph_pb2
-
-    meta_graph = meta_graph_pb2.MetaGraphDef()
     try:
-        meta_graph.ParseFromString(_decoded(encoded, "MetaGraphDef"))
-        listed = meta_graph.collection_def["trainable_variables"].bytes_list.value
-        return sorted(variable_pb2.VariableDef.FromString(v).variable_name.rsplit(":", 1)[0] for v in listed)
-    except Exception as exc:  # noqa: BLE001 - protobuf's errors: not a MetaGraphDef
-        raise NotReplayable(f"what was handed out is not a MetaGraphDef ({type(exc).__name__})") from None
+        return sorted(meta_graph.collections(_decoded(encoded, "MetaGraphDef"),
+                                             ["trainable_variables"])["collections"]["trainable_variables"])
+    except NotReplayable:
+        raise
+    except ValueError as exc:
+        raise NotReplayable(str(exc)) from None
 
 
 def _decoded(encoded: Any, kind: str) -> bytes:
@@ -360,16 +381,18 @@ def _reaches(graph: Any, y: str, xs: list) -> list | None:
         return None
 
 
-def _races(graph: Any, fetches: list) -> bool | None:
+def _races(graph: Any, fetches: list, reads: bool = False) -> bool | None:
     """Whether one run of `fetches` (names) would fetch an op that writes a variable together with one
-    that reads it, nothing ordering the two (`probing.unordered_fetches`); None for a name the graph
+    that reads it, nothing ordering the two (`probing.unordered_fetches`); with `reads`, whether what
+    it computes holds a read that races a write (`probing.unordered_reads`). None for a name the graph
     does not hold."""
-    from autograder.inkernel.probing import unordered_fetches
+    from autograder.inkernel.probing import unordered_fetches, unordered_reads
 
     try:
-        return unordered_fetches([graph.as_graph_element(name) for name in fetches])
+        elements = [graph.as_graph_element(name) for name in fetches]
     except (KeyError, ValueError, TypeError):
         return None
+    return unordered_reads(elements) if reads else unordered_fetches(elements)
 
 
 class Replayer:
