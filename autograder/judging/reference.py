@@ -50,7 +50,8 @@ def _fingerprint(lesson: Lesson) -> str:
     for module in (f"autograder.course.lessons.l{lesson.assignment}", f"autograder.course.hidden.l{lesson.assignment}",
                    f"autograder.inkernel.probes.l{lesson.assignment}", "autograder.inkernel.probe",
                    "autograder.inkernel.probing", "autograder.engine.kernel", "autograder.judging.lean",
-                   "autograder.judging.reference", "autograder.judging.replaying", "autograder.engine.replay"):
+                   "autograder.judging.reference", "autograder.judging.replaying", "autograder.engine.replay",
+                   "autograder.engine.meta_graph", "autograder.course.history", "autograder.course.markers"):
         # The file, not the imported module: importing the kernel module costs the judge 2 s.
         digest.update(Path(find_spec(module).origin).read_bytes())
     return digest.hexdigest()[:20]
@@ -66,8 +67,9 @@ def reference_observations(lesson: Lesson) -> Observations:
     if cached.exists():
         return json.loads(cached.read_text())
     observations, seconds = _compute(lesson)
-    atomic_write(cached.with_suffix(".seconds"), f"{seconds:.3f}\n")
-    atomic_write(cached, json.dumps(observations))
+    if _cached(lesson) == cached:  # else a file it depends on was edited meanwhile: cache nothing mixed
+        atomic_write(cached.with_suffix(".seconds"), f"{seconds:.3f}\n")
+        atomic_write(cached, json.dumps(observations))
     return observations
 
 
