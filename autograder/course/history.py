@@ -53,6 +53,19 @@ def created_at(history: Mapping[str, Any], run_numbers: Sequence[int], run: Run)
     return found
 
 
+def races(history: Mapping[str, Any], run_numbers: Sequence[int], run: Run, reads: bool = False) -> list[bool | None]:
+    """Per run of `run_numbers` of `history`, whether its fetches race a write against a read (with
+    `reads`: whether what it computes holds a read racing a write), judged outside the kernel on the
+    GraphDef handed out (`engine.replay`); None where the graph does not hold a fetch or was refused."""
+    key = "read_races" if reads else "races"
+    runs, found = history["runs"], {}
+    for graph in sorted({runs[i]["graph"] for i in run_numbers}):
+        mine = [i for i in run_numbers if runs[i]["graph"] == graph]
+        answer = run({"graph": history["graphs"][graph], "runs": [], key: [runs[i]["fetches"] for i in mine]})
+        found.update(zip(mine, answer.get(key) or [None] * len(mine)))
+    return [found[i] for i in run_numbers]
+
+
 def replayed_calls(observation: Mapping[str, Any], swaps: Sequence[tuple[Any, Any]], run: Run,
                    calls: str = "judge_runs") -> tuple[dict, list]:
     """For a probe's observation of calls made on markers (its `history`, `answered_by` and, under

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from autograder.course.compare import holds, same, values_match
-from autograder.course.history import created_at, replay_history, replayed_calls
+from autograder.course.history import created_at, races, replay_history, replayed_calls
 from autograder.course.markers import mark
 from autograder.course.spec import Case, Check, Exercise, Lesson
 from autograder.inkernel.probes.l04_variable_scope_copies import (
@@ -113,10 +113,7 @@ def replay_lagged_trainer(observation, inputs, run):
     fed = [np.asarray(value) for start, end in steps for i in range(start, end)
            for _, value in history["runs"][i]["feeds"]]
     created = created_at(history, range(steps[0][0] if steps else 0, len(history["runs"])), run)
-    stepped = [history["runs"][i] for start, end in steps for i in range(start, end)]
-    raced = [race for graph in sorted({r["graph"] for r in stepped})
-             for race in run({"graph": history["graphs"][graph], "runs": [],
-                              "races": [r["fetches"] for r in stepped if r["graph"] == graph]}).get("races", [None])]
+    raced = races(history, [i for start, end in steps for i in range(start, end)], run)
     outputs = answers[:len(answers) - len(reads)]
     return {"mispaired": None, "past_variables": observation["past_variables"],
             "sessions_in_steps": observation["sessions_in_steps"],
