@@ -12,12 +12,16 @@ from autograder.course.history import created_at, replay_history
 from autograder.course.markers import mark
 from autograder.course.spec import Case, Check, Exercise, Lesson
 from autograder.inkernel.probes.l03_collections_and_trainable import (
+    BOOKKEEPING_KEYS,
+    DENSE_KEYS,
+    TRAIN_EXCLUDING_KEYS,
     freeze_report,
     probe_bookkeeping,
     probe_dense,
     probe_freezer,
     probe_train_excluding,
     probe_train_layers,
+    unscoped,
 )
 
 
@@ -35,31 +39,55 @@ def _model_vars_global(got, expected):
     return same("model")(got, expected) and set(got["model"]) <= set(got["global"])
 
 
-def _dtypes_outside(observation, names, run) -> dict:
-    """The dtype each variable op of `names` holds, read by the grader's worker from the GraphDef of
-    the variable ops the probe handed out (None for a name it does not hold)."""
-    answer = run({"graph": observation["variable_ops"], "describe": list(names), "runs": []})
+def _collections_outside(observation, keys, run) -> tuple[dict, dict]:
+    """The collections `keys` (op names, in order) and every variable op's dtype, read by the grader's
+    worker from the MetaGraphDef the probe handed out (`engine.meta_graph`), never in the kernel."""
+    answer = run({"collections": list(keys), "meta_graph": observation["meta_graph"]})
     if "refused" in answer:
         raise ValueError(answer["refused"])
-    return {name: (answer["described"].get(name) or {}).get("dtype") for name in names}
+    return answer["collections"], answer["dtypes"]
+
+
+BOOKKEEPING_SHOWN = {"global": "variables", "trainable": "trainable_variables", "local": "local_variables",
+                     "model": "model_variables", "moving_average": "moving_average_variables"}
 
 
 def replay_bookkeeping(observation, inputs, run):
-    """The counter's and the global step's dtypes, read outside the kernel from the GraphDef."""
-    counter, step = observation["counter"], observation["global_step"]
-    dtypes = _dtypes_outside(observation, [name for name in (step, counter and counter["op"]) if name], run)
-    done = {k: v for k, v in observation.items() if k not in ("variable_ops", "global_step")}
-    done["global_step_dtype"] = dtypes.get(step)
+    """The collections, the shadow variables, and the counter's and the global step's dtypes, read
+    outside the kernel from the MetaGraphDef."""
+    listed, dtypes = _collections_outside(observation, BOOKKEEPING_KEYS, run)
+    done = {k: v for k, v in observation.items() if k != "meta_graph"}
+    done.update({key: sorted(listed[name]) for key, name in BOOKKEEPING_SHOWN.items()})
+    # A summary is judged without its scopes, as in lesson 5: a v1 summary made inside a name or
+    # variable scope takes the scope as a prefix of its name and tag, and is still "mean_logit".
+    done["summaries"] = sorted(unscoped(name) for name in listed["summaries"])
+    steps = listed["global_step"] or [name for name in listed["variables"] if name == "global_step"]
+    done["global_step_dtype"] = dtypes.get(steps[0]) if steps else None
+    shadows = {name: [v for v in listed["variables"] if v.startswith(name + "/")]
+               for name in ("b", "w") if name in listed["variables"]}
+    done["shadows"] = {name: [len(found), any(v in listed["trainable_variables"] for v in found)]
+                       for name, found in shadows.items()}
+    counter = observation["counter"]
     if counter is not None:
         done["counter"] = {"dtype": dtypes.get(counter["op"]), "shape": counter["shape"], "value": counter["value"]}
     return done
 
 
 def replay_train_excluding(observation, inputs, run):
-    """The variables' dtypes, read outside the kernel from the GraphDef."""
-    done = {k: v for k, v in observation.items() if k != "variable_ops"}
-    done["dtypes"] = _dtypes_outside(observation, observation["global"], run)
-    return done
+    """The trainable and global collections, and the variables' dtypes, read outside the kernel."""
+    listed, dtypes = _collections_outside(observation, TRAIN_EXCLUDING_KEYS, run)
+    return {"final": observation["final"], "trainable": sorted(listed["trainable_variables"]),
+            "global": sorted(listed["variables"]),
+            "dtypes": {name: dtypes.get(name) for name in sorted(listed["variables"])}}
+
+
+def replay_dense(observation, inputs, run):
+    """How many terms "losses" and REGULARIZATION_LOSSES hold, and the trainable variables' names,
+    read outside the kernel."""
+    listed, _ = _collections_outside(observation, DENSE_KEYS, run)
+    return {**{k: v for k, v in observation.items() if k != "meta_graph"},
+            "n_terms": len(listed["losses"]), "regularization_terms": len(listed["regularization_losses"]),
+            "variables": sorted(listed["trainable_variables"])}
 
 
 FREEZER_MARKED = {"lr": "number"}
@@ -204,7 +232,7 @@ LESSON = Lesson(
                                                               "excluded": ["x"], "steps": 20, "lr": 0.1}),),
         ),
         Exercise(
-            id="dense_decay", symbol="dense_with_decay", points=2, probe=probe_dense,
+            id="dense_decay", symbol="dense_with_decay", points=2, probe=probe_dense, replay=replay_dense,
             checks=(
                 Check("regularizer-collection", "files its terms under \"losses\", not REGULARIZATION_LOSSES",
                       "The terms went to REGULARIZATION_LOSSES, the collection get_variable(..., "

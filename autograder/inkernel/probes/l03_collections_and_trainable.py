@@ -9,25 +9,16 @@ import contextlib
 
 import numpy as np
 
-from autograder.inkernel.probing import CallCounter, FinalizedGraphGuard, RunsRecorded, op_count
+from autograder.inkernel.probing import CallCounter, FinalizedGraphGuard, RunsRecorded, export_collections, op_count
 
-COLLECTIONS = {  # observation key -> GraphKeys attribute
-    "global": "GLOBAL_VARIABLES",
-    "trainable": "TRAINABLE_VARIABLES",
-    "local": "LOCAL_VARIABLES",
-    "model": "MODEL_VARIABLES",
-    "moving_average": "MOVING_AVERAGE_VARIABLES",
-    "summaries": "SUMMARIES",
-}
+# The collections the grader reads, by their GraphKeys value, from the MetaGraphDef a probe hands out
+BOOKKEEPING_KEYS = ("variables", "trainable_variables", "local_variables", "model_variables",
+                    "moving_average_variables", "summaries", "global_step")
+TRAIN_EXCLUDING_KEYS = ("variables", "trainable_variables")
+DENSE_KEYS = ("trainable_variables", "losses", "regularization_losses")
 
 
-def _name(item) -> str:
-    """The op name of a variable or tensor in a collection, else its repr."""
-    op = getattr(item, "op", None)
-    return op.name if op is not None else repr(item)
-
-
-def _unscoped(name: str) -> str:
+def unscoped(name: str) -> str:
     """A summary's name or tag without the scopes it was made in: "layer/mean_logit" -> "mean_logit"."""
     return name.rsplit("/", 1)[-1]
 
@@ -37,20 +28,6 @@ def _collection(graph, key) -> list:
     from tensorflow.python.framework import ops
 
     return ops.Graph.get_collection(graph, key)
-
-
-def _variable_ops(graph) -> str:
-    """The GraphDef of `graph`'s variable ops alone, serialized and base64-encoded: the grader reads
-    the dtype each variable holds from it outside the kernel, never from what a Python object declares."""
-    import base64
-
-    from tensorflow.core.framework import graph_pb2
-    from tensorflow.python.framework import ops
-
-    whole = ops.Graph.as_graph_def(graph)
-    kept = graph_pb2.GraphDef(versions=whole.versions)
-    kept.node.extend(node for node in whole.node if node.op in ("VarHandleOp", "VariableV2"))
-    return base64.b64encode(kept.SerializeToString()).decode()
 
 
 def _first_line(exc) -> str:
@@ -63,10 +40,11 @@ def _first_line(exc) -> str:
 
 
 def probe_bookkeeping(build, x, w0, b0):
-    """Build the student's layer in a fresh graph; read every standard collection; run it once.
+    """Build the student's layer in a fresh graph, hand out its collections (`meta_graph`: the
+    grader reads them outside the kernel), and run it once.
 
-    Also reads what the docstring fixes beyond names: the counter's and the global step's dtypes,
-    the value the "mean_logit" summary reports, and how far each moving average moves when its
+    Also reads what the docstring fixes beyond names: the counter's shape and starting value, the
+    value the "mean_logit" summary reports, and how far each moving average moves when its
     variable then grows by 1 (0.01 for decay 0.99). Shadow variables are found by the variable they
     average (their names start with "w/" or "b/"), whatever the EMA is called.
     """
@@ -77,24 +55,13 @@ def probe_bookkeeping(build, x, w0, b0):
     with tf.Graph().as_default() as graph:
         x_t = tf1.placeholder(tf.float32, [None, x.shape[1]], name="x")
         logits, ema_op = build(x_t, np.asarray(w0, np.float32), np.asarray(b0, np.float32))
-        obs = {key: sorted(_name(i) for i in _collection(graph, getattr(tf1.GraphKeys, attr)))
-               for key, attr in COLLECTIONS.items()}
-        # A summary's tag is judged without its scopes, as in lesson 5: a v1 summary made inside a name
-        # or variable scope takes the scope as a prefix of its name and tag, and is still "mean_logit".
-        obs["summaries"] = sorted(_unscoped(name) for name in obs["summaries"])
+        obs = {"meta_graph": export_collections(graph, BOOKKEEPING_KEYS)}
         global_variables = _collection(graph, tf1.GraphKeys.GLOBAL_VARIABLES)
-        steps = _collection(graph, tf1.GraphKeys.GLOBAL_STEP) or [
-            v for v in global_variables if v.op.name == "global_step"]
-        obs["global_step"] = steps[0].op.name if steps else None
         counters = [v for v in _collection(graph, tf1.GraphKeys.LOCAL_VARIABLES) + global_variables
                     if v.op.name == "examples_seen"]
         variables = {v.op.name: v for v in global_variables if v.op.name in ("w", "b")}
-        trainable = {v.op.name for v in _collection(graph, tf1.GraphKeys.TRAINABLE_VARIABLES)}
         shadows = {name: sorted((v for v in global_variables if v.op.name.startswith(name + "/")),
                                 key=lambda v: v.op.name) for name in variables}
-        obs["shadows"] = {name: [len(found), any(v.op.name in trainable for v in found)]
-                          for name, found in sorted(shadows.items())}
-        obs["variable_ops"] = _variable_ops(graph)
         grow = [v.assign_add(tf.ones_like(v)) for v in variables.values()]
         summaries = tf1.summary.merge_all()
         init = [tf1.global_variables_initializer(), tf1.local_variables_initializer()]
@@ -110,7 +77,7 @@ def probe_bookkeeping(build, x, w0, b0):
                 obs["logits"] = sess.run(logits, {x_t: x})
                 if summaries is not None:
                     summary = tf1.Summary.FromString(sess.run(summaries, {x_t: x}))
-                    obs["summary_values"] = {_unscoped(v.tag): float(v.simple_value) for v in summary.value}
+                    obs["summary_values"] = {unscoped(v.tag): float(v.simple_value) for v in summary.value}
                 sess.run(ema_op, {x_t: x})
                 before = sess.run(variables)
                 sess.run(grow)
@@ -123,22 +90,20 @@ def probe_bookkeeping(build, x, w0, b0):
 
 
 def probe_train_excluding(train, values, excluded, steps, lr):
-    """Call the student's trainer in a fresh graph; read its result and the collections it left (asked
-    of `tf.Graph` itself), and hand out its variable ops for the grader to read their dtypes outside."""
+    """Call the student's trainer in a fresh graph; read its result, and hand out the collections it
+    left with the graph's variable ops (`meta_graph`): the grader reads both outside the kernel."""
     import tensorflow as tf
 
-    tf1 = tf.compat.v1
     with tf.Graph().as_default() as graph:
         final = train(dict(values), list(excluded), steps, lr)
-        trainable = sorted(_name(v) for v in _collection(graph, tf1.GraphKeys.TRAINABLE_VARIABLES))
-        global_ = sorted(_name(v) for v in _collection(graph, tf1.GraphKeys.GLOBAL_VARIABLES))
-    return {"final": {str(k): float(v) for k, v in dict(final).items()},
-            "trainable": trainable, "global": global_, "variable_ops": _variable_ops(graph)}
+        meta_graph = export_collections(graph, TRAIN_EXCLUDING_KEYS)
+    return {"final": {str(k): float(v) for k, v in dict(final).items()}, "meta_graph": meta_graph}
 
 
 def probe_dense(dense, x, layers, decay):
-    """Stack the student's layer (ReLU between layers) in a fresh graph; read the "losses" collection
-    (and count REGULARIZATION_LOSSES, where get_variable(..., regularizer=) files its terms)."""
+    """Stack the student's layer (ReLU between layers) in a fresh graph; run it and the terms of the
+    "losses" collection, and hand out the collections (`meta_graph`, with REGULARIZATION_LOSSES, where
+    get_variable(..., regularizer=) files its terms) for the grader to read outside the kernel."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
@@ -149,14 +114,12 @@ def probe_dense(dense, x, layers, decay):
             if i < len(layers) - 1:
                 h = tf.nn.relu(h)
         terms = list(_collection(graph, "losses"))
-        regularization = _collection(graph, tf1.GraphKeys.REGULARIZATION_LOSSES)
-        names = sorted(_name(v) for v in _collection(graph, tf1.GraphKeys.TRAINABLE_VARIABLES))
+        meta_graph = export_collections(graph, DENSE_KEYS)
         with tf1.Session() as sess:
             sess.run(tf1.global_variables_initializer())
             output, values = sess.run([h, terms])
-    return {"output": output, "n_terms": len(terms), "terms": [float(np.sum(v)) for v in values],
-            "term_shapes": [list(np.shape(v)) for v in values], "variables": names,
-            "regularization_terms": len(regularization)}
+    return {"output": output, "terms": [float(np.sum(v)) for v in values],
+            "term_shapes": [list(np.shape(v)) for v in values], "meta_graph": meta_graph}
 
 
 class StepsRecorded(CallCounter):
