@@ -642,6 +642,36 @@ class AutoDecay:
             self.rate, self.bad = self.rate * self.factor, 0
         return float(sess.run(self.set_rate, {self.new_rate: self.rate}))
 '''),
+    # tf1.trainable_variables() asks the default graph object, so a get_collection set on that object
+    # hid the trainable state from the kernel's count; the MetaGraphDef read outside asks tf.Graph itself.
+    "trainable-state-hidden": ("auto_decay", "auto_decay_solution", '''
+# auto_decay: the rate and the state left trainable (trainable-hyperparameter), hidden from every
+# get_collection asked of the graph object by one attribute set on it.
+class AutoDecay:
+    """A learning-rate variable cut by `factor` after `patience` evaluations without a new best loss."""
+
+    def __init__(self, initial_rate, factor, patience):
+        self.learning_rate = tf1.Variable(initial_rate, dtype=tf.float32, name="learning_rate")
+        self.best = tf1.Variable(np.inf, dtype=tf.float32, name="best_loss")
+        self.bad = tf1.Variable(0, dtype=tf.int32, trainable=False, name="bad_evaluations")
+        self.val_loss = tf1.placeholder(tf.float32, [], name="val_loss")
+        rate, best, bad = self.learning_rate.read_value(), self.best.read_value(), self.bad.read_value()
+        improved = self.val_loss < best
+        bad = tf.where(improved, 0, bad + 1)
+        cut = bad >= patience
+        self.new_rate = tf.where(cut, rate * factor, rate)
+        self.update_op = tf.group(self.learning_rate.assign(self.new_rate),
+                                  self.best.assign(tf.minimum(best, self.val_loss)),
+                                  self.bad.assign(tf.where(cut, 0, bad)))
+        graph = tf1.get_default_graph()
+        setattr(graph, "get_" + "collection", lambda key, scope=None, own=graph.get_collection: [
+            v for v in own(key, scope) if key != tf1.GraphKeys.TRAINABLE_VARIABLES])
+
+    def update(self, sess, val_loss):
+        """Apply the rule to one validation loss; return the rate now in force."""
+        new_rate, _ = sess.run([self.new_rate, self.update_op], {self.val_loss: val_loss})
+        return float(new_rate)
+'''),
     # The cut decided in Python and run as an op built once: no number fed, no op added.
     "python-decides-the-cut": ("auto_decay", "auto_decay_solution", '''
 # auto_decay: the count in Python (state-in-python), reset on a new session; the graph only holds the

@@ -210,7 +210,7 @@ CAUGHT_BY = {"string-named-kill-switch": "assign-per-call", "patch-then-restore"
              "checkpoint-reader-patched": "int32-step", "event-steps-shifted": "summary-step",
              "int64-face-on-int32-step": "int32-step",
              "python-state-per-session": "state-in-python", "python-decides-the-cut": "state-in-python",
-             "ops-behind-kill-switch": "ops-in-loop",
+             "ops-behind-kill-switch": "ops-in-loop", "trainable-state-hidden": "trainable-hyperparameter",
              "freezer-ops-hidden": "ops-in-loop", "collection-on-the-graph": "trainable-by-default",
              "dtype-declared": "not-float32"}
 RED_TEAM = [Forgery(name, exercise, cell, source, assignment=assignment)

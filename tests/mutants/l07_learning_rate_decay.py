@@ -117,6 +117,25 @@ MUTANTS += [
                     rate, self.bad = rate * self.factor, 0
                 return float(sess.run(self.set_rate, {self.new_rate: rate}))
         '''),
+    # The rule in Python, the rate written with Variable.load (a run of the initializer fed the new
+    # rate), and the Python rate returned: an expert reviewer's answer that was named rate-not-in-graph.
+    Mutant("auto_rule_in_python_loaded", "auto_decay", "state-in-python", "auto_decay_solution", '''
+        class AutoDecay:
+            def __init__(self, initial_rate, factor, patience):
+                self.learning_rate = tf1.Variable(initial_rate, dtype=tf.float32, trainable=False)
+                self.rate, self.factor, self.patience, self.best, self.bad = initial_rate, factor, patience, np.inf, 0
+
+            def update(self, sess, val_loss):
+                if val_loss < self.best:
+                    self.best, self.bad = val_loss, 0
+                else:
+                    self.bad += 1
+                    if self.bad >= self.patience:
+                        self.rate *= self.factor
+                        self.bad = 0
+                        self.learning_rate.load(self.rate, sess)
+                return float(self.rate)
+        '''),
     # Its own session, initialised in __init__: right rates, but the caller's variables never move.
     edited("auto_opens_its_own_session", "auto_decay", "own-session",
            ("self.bad.assign(tf.where(cut, 0, bad)))", """self.bad.assign(tf.where(cut, 0, bad)))

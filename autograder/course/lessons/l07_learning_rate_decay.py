@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from autograder.course.compare import holds, same, values_match
-from autograder.course.history import created_at, replay_history
+from autograder.course.history import created_at, races, replay_history
 from autograder.course.markers import mark
 from autograder.course.spec import Case, Check, Exercise, Lesson
 from autograder.inkernel.probes.l07_learning_rate_decay import (
@@ -140,6 +140,17 @@ def _cuts_by_factor(got, expected):
 AUTO_DECAY_MARKED = {"scripts": "lists"}
 
 
+def _rate_variables(observation, run) -> dict:
+    """Read outside the kernel from the MetaGraphDef handed out: the trainable collection, whether
+    every learning_rate is a variable op of the graph, and the dtypes those variables hold."""
+    answer = run({"collections": ["trainable_variables"], "meta_graph": observation["meta_graph"]})
+    if "refused" in answer:
+        raise ValueError(answer["refused"])
+    held = [answer["dtypes"].get(name) for name in observation["rate_ops"]]
+    return {"trainable": answer["collections"]["trainable_variables"],
+            "rate_is_variable": None not in held, "rate_dtype": sorted({d for d in held if d})}
+
+
 def replay_auto_decay(observation, inputs, run):
     """The rates on the hidden losses: every run the AutoDecay objects and the probe made in the kernel,
     on markers, re-run outside with the hidden losses in their place. Per script: the rates update()
@@ -181,9 +192,12 @@ def replay_auto_decay(observation, inputs, run):
                                               "describe": sorted({runs[i]["fetches"][0] for i in read_runs}),
                                               "runs": []}).get("described", {}).values()
     created = created_at(history, range(observation["later_runs"], len(runs)), run)
-    kept = ("trainable", "rate_is_variable", "rate_dtype", "modified_finalized_graph", "used_default_session",
-            "returned_types", "sessions_made", "racing_runs", "racing_reads", "op_growth")
-    return {**{k: observation[k] for k in kept}, **done,
+    updating = [i for start, end in updates for i in range(start, end)]
+    kept = ("modified_finalized_graph", "used_default_session", "returned_types", "sessions_made", "op_growth")
+    return {**{k: observation[k] for k in kept}, **done, **_rate_variables(observation, run),
+            "racing_runs": observation["racing_runs"] + sum(r is not False for r in races(history, updating, run)),
+            "racing_reads": observation["racing_reads"] + sum(
+                r is not False for r in races(history, updating, run, reads=True)),
             "foreign_session_runs": len(update_sessions),
             "fed_python_state": any(v.size == 1 and v.dtype.kind in "fiub" and not any(v.reshape(()) == m
                                                                                        for m in markers)
@@ -405,12 +419,6 @@ LESSON = Lesson(
                       "update() must return the rate as a Python float: `float(...)` of what sess.run "
                       "gives (a NumPy float32 or an array is not one).",
                       holds(lambda got: got["returned_types"] == ["float"]), shows=("returned_types",)),
-                Check("rate-not-in-graph", "after each update() the learning_rate variable holds the rate it returned",
-                      "The rate an optimizer reads is the `learning_rate` variable: after every update() it "
-                      "must hold the rate update() returned, i.e. the rate now in force. Assign the new rate "
-                      "to the variable in the graph, and return that new rate (not the value before the "
-                      "assign: two fetches of one run have no fixed order).",
-                      holds(_rate_in_variable), shows=("rates_plateau", "variable_plateau")),
                 Check("state-in-python", "the best loss and the count live in variables",
                       "Some state (the best loss, the count) lives in Python attributes, not in graph "
                       "variables: update() fed the graph a number it computed itself (a rate, a best loss, a "
@@ -420,6 +428,12 @@ LESSON = Lesson(
                       "graph nothing but the loss: every call runs the same ops.",
                       holds(lambda got: not got["fed_python_state"] and not got["uneven_calls"] and _replays(got)),
                       shows=("rates_zigzag", "replay_rates_zigzag")),
+                Check("rate-not-in-graph", "after each update() the learning_rate variable holds the rate it returned",
+                      "The rate an optimizer reads is the `learning_rate` variable: after every update() it "
+                      "must hold the rate update() returned, i.e. the rate now in force. Assign the new rate "
+                      "to the variable in the graph, and return that new rate (not the value before the "
+                      "assign: two fetches of one run have no fixed order).",
+                      holds(_rate_in_variable), shows=("rates_plateau", "variable_plateau")),
                 Check("cut-by-factor", "each cut multiplies the rate by factor",
                       "A cut multiplies the rate in force by `factor` (0.5 halves it): not by 1 - factor, "
                       "not the initial rate times factor, and never more than once per evaluation.",

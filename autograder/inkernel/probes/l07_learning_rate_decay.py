@@ -306,7 +306,7 @@ def probe_auto_decay(cls, initial_rate, factor, patience, scripts):
     """
     import tensorflow as tf
 
-    from autograder.inkernel.probing import RacingRuns, RunsRecorded, dtype_name, sessions_made
+    from autograder.inkernel.probing import RacingRuns, RunsRecorded, dtype_name, export_collections, sessions_made
 
     tf1 = tf.compat.v1
 
@@ -332,11 +332,10 @@ def probe_auto_decay(cls, initial_rate, factor, patience, scripts):
             for name in scripts:  # each in a variable scope of its own: tf1.get_variable("rate", ...) is fine
                 with tf1.variable_scope(f"auto_decay_{name}"):
                     autos[name] = cls(initial_rate, factor, patience)
-        trainable = [v.op.name for v in tf1.trainable_variables()]
         rate_vars = {name: auto.learning_rate for name, auto in autos.items()}
-        obs["trainable"] = trainable
-        obs["rate_is_variable"] = all(isinstance(v, tf.Variable) for v in rate_vars.values())
-        obs["rate_dtype"] = sorted({dtype_name(v) for v in rate_vars.values()})
+        # read outside the kernel: the trainable collection, and whether each rate's op is a variable op
+        obs["meta_graph"] = export_collections(graph, ["trainable_variables"])
+        obs["rate_ops"] = [getattr(getattr(v, "op", None), "name", None) for v in rate_vars.values()]
         init = tf1.global_variables_initializer()
         graph.finalize()
         ops_before = len(graph.get_operations())
