@@ -91,18 +91,21 @@ def _w_and_step(answer):
 @_reading
 def replay_restore_or_initialize(observation, inputs, read):
     """Read outside: `w` and the step after each call, from the probe's checkpoints of them (`fresh_w`,
-    `fresh_step`, `restored_w`, `restored_step`); `written`: the checkpoints in ckpt_dir after the
+    `fresh_step`, `restored_w`, `restored_step`); the Savers the exercise built (`savers_built`: the
+    SaveV2 ops of the graph beyond the probe's own, or the kernel's count if higher); `written`: the checkpoints in ckpt_dir after the
     fresh call (the exercise wrote them all), then those after the second call that are not the ones
     the probe saved and kept (the last `keep` of `save_at`)."""
     fresh = sorted(read(observation["fresh_files"])["checkpoints"])
-    after = read(observation["files"])["checkpoints"]
+    answer = read(observation["files"], count_ops=observation["graph"])
+    after = answer["checkpoints"]
+    built = answer["op_counts"].get("SaveV2", 0) - observation["probe_savers"]
     saved = {f"model-{step}" for step in inputs["save_at"][-inputs["keep"]:]}
     fresh_w, fresh_step = _w_and_step(read(observation["fresh_state"]))
     restored_w, restored_step = _w_and_step(read(observation["state"]))
     if restored_step == "uninitialized":  # the probe saved them, or raised: these files were not its own
         raise _Refused("the checkpoint of w and the step after the restore was not handed out")
-    return {**_without(observation, "fresh_files", "files", "fresh_state", "state"),
-            "written": fresh + sorted(set(after) - saved - set(fresh)), "fresh_w": fresh_w, "fresh_step": fresh_step,
+    return {**_without(observation, "fresh_files", "files", "fresh_state", "state", "graph", "probe_savers"),
+            "savers_built": max(observation["savers_built"], built), "written": fresh + sorted(set(after) - saved - set(fresh)), "fresh_w": fresh_w, "fresh_step": fresh_step,
             "restored_w": restored_w, "restored_step": restored_step}
 
 

@@ -67,14 +67,16 @@ def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at
 
     The session the exercise gets is never the default one: another session of the same graph is,
     and it must stay untouched. Savers the exercise builds are counted. Handed out for the grader to
-    read: the directory's files after each call (`fresh_files`, `files`), and a checkpoint the probe
+    read: the graph (`graph`: a Saver built adds a SaveV2 op, beside the probe's `probe_savers`), the
+    directory's files after each call (`fresh_files`, `files`), and a checkpoint the probe
     writes of `w` and the step after each call (`fresh_state`, `state`; none after the fresh call
     when the variables were left uninitialised).
     """
     import tensorflow as tf
 
     tf1 = tf.compat.v1
-    with tf.Graph().as_default(), _fresh_dirs(3) as (ckpt_dir, fresh_dir, state_dir), _savers_made() as savers:
+    with tf.Graph().as_default() as graph, _fresh_dirs(3) as (ckpt_dir, fresh_dir, state_dir), \
+            _savers_made() as savers:
         w = tf1.get_variable("w", [size], initializer=tf1.random_normal_initializer(seed=seed))
         global_step = tf1.train.get_or_create_global_step()
         advance = tf.group(w.assign_add(tf.ones([size])), global_step.assign_add(1))
@@ -111,14 +113,16 @@ def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at
                 used_default = False
         exercise_savers = savers.count - probe_savers
         fresh_state, restored_state = hand_out_files(fresh_dir), hand_out_files(state_dir)
+        exported = export_graph(graph)
     if returned:
         where = os.path.normpath(os.path.dirname(os.path.abspath(returned)))
         shown = os.path.basename(returned) if where == os.path.normpath(ckpt_dir) else f"(not in ckpt_dir) {returned}"
     else:
         shown = returned
     return {"fresh_error": fresh_error, "fresh_returned": fresh_returned, "returned": shown,
-            "used_default_session": used_default, "savers_built": exercise_savers,
-            "fresh_files": fresh_files, "files": files, "fresh_state": fresh_state, "state": restored_state}
+            "used_default_session": used_default, "savers_built": exercise_savers, "probe_savers": probe_savers,
+            "graph": exported, "fresh_files": fresh_files, "files": files, "fresh_state": fresh_state,
+            "state": restored_state}
 
 
 def probe_train_resumable(train_resumable, seed, total_steps, save_every, max_to_keep, crashes):
