@@ -114,6 +114,16 @@ def test_a_hidden_case_that_raised_comes_after_the_checks_of_the_cases_that_answ
     assert "an odd input" in text and "KeyError" not in text and "a hidden key" not in text
 
 
+def test_a_hidden_case_that_raised_mentions_the_public_case_only_when_it_was_judged_and_answered():
+    """`Checker.hidden` judges the hidden cases alone: it cannot know whether the public one raised
+    (review revB, 03-5)."""
+    raised = {"error": {"type": "KeyError", "message": "a hidden key"}}
+    with_public = judge_exercise(EXERCISE, [EXERCISE.cases[0], HIDDEN], [{"y": 6}, raised], [{"y": 6}, {"y": 10}])
+    hidden_only = judge_exercise(EXERCISE, [HIDDEN], [raised], [{"y": 10}])
+    assert "though not on the public one" in exercise_json(with_public)["feedback"]
+    assert "public" not in exercise_json(hidden_only)["feedback"]
+
+
 def test_missing_observations_count_as_failures():
     result = judge_exercise(EXERCISE, [EXERCISE.cases[0], HIDDEN], [{"y": 6}], [{"y": 6}, {"y": 10}])
     assert not result.passed and "raised" in result.failed_checks

@@ -32,7 +32,9 @@ ERROR_CHECKS = {
 RAISED = ("raised", "runs without raising",
           "Calling your code raised an exception on this case. Read the message: it usually names the "
           "op or line at fault.")
-RAISED_HIDDEN = ("Calling your code raised an exception on a hidden case, though not on the public one. "
+# "{public}" says the public case answered, when the cases judged include it (a hidden-only judging,
+# `Checker.hidden`, cannot know).
+RAISED_HIDDEN = ("Calling your code raised an exception on a hidden case{public}. "
                  "Its type and message stay hidden, because they came while hidden inputs were in play. "
                  "The situation below says which kind of input it was: look for inputs your code does not "
                  "expect there.")
@@ -123,6 +125,7 @@ def judge_exercise(exercise: Exercise, cases: Sequence[Case], got: Sequence[Obse
 
 
 def _error_outcomes(cases: Sequence[Case], got: Sequence[Observation]) -> list[Outcome]:
+    public_answered = any(case.public and "error" not in obs for case, obs in zip(cases, got))
     for case, obs in zip(cases, got):
         if "error" in obs:
             error = obs["error"] if isinstance(obs["error"], dict) else {}
@@ -132,7 +135,8 @@ def _error_outcomes(cases: Sequence[Case], got: Sequence[Observation]) -> list[O
                 shown = {"raised": f"{kind}: {error_summary(str(error.get('message')))}"}
             else:  # the exception's type only, and only a type the grader knows: the rest is kernel text
                 shown = {"raised": exception_name(kind, (*ERROR_CHECKS, "Missing"))}
-                message = RAISED_HIDDEN if check_id == "raised" else message
+                if check_id == "raised":
+                    message = RAISED_HIDDEN.format(public=", though not on the public one" if public_answered else "")
             return [Outcome(check_id, title, False, message, case.label, case.public, shown, case.situation)]
     return []
 

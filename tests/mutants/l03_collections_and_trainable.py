@@ -15,6 +15,9 @@ MUTANTS = [
             'tf1.Variable(0.0, collections=[GK.LOCAL_VARIABLES], name="examples_seen")')),
     edited("bookkeeping_model_only", "bookkeeping", "model-variables-not-global",
            ("model_keys = [GK.GLOBAL_VARIABLES, GK.MODEL_VARIABLES]", "model_keys = [GK.MODEL_VARIABLES]")),
+    # Issue 35: b global and trainable but not a model variable; it was named model-variables-not-global.
+    edited("bookkeeping_bias_not_model", "bookkeeping", "not-model-variables",
+           ('b = tf1.get_variable("b", initializer=b0, collections=model_keys)', 'b = tf1.get_variable("b", initializer=b0)')),
     edited("bookkeeping_tf2_summary", "bookkeeping", "summary-not-collected", ("tf1.summary.scalar(", "tf.summary.scalar(")),
     edited("excluding_edits_copy", "train_excluding", "edited-copy", ("get_collection_ref(", "get_collection(")),
     edited("excluding_after_minimize", "train_excluding", "edit-after-minimize",

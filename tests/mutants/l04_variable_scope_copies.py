@@ -109,6 +109,12 @@ MUTANTS = [
         self.sess.run(self.sync)
         current, past = self.sess.run([self.current, self.past], {self.x: x})
 """)),
+    # Issue 35: sync first, then evaluate: the past output equals the current one (review revB, 04-5).
+    edited("trainer_syncs_before_evaluating", "lagged_trainer", "lagged-copy",
+           (_STEP, """        self.sess.run(self.sync)
+        current, past = self.sess.run([self.current, self.past], {self.x: x})
+        self.sess.run(self.train, {self.x: x, self.y: y})
+""")),
     Mutant("trainer_reuses_current", "lagged_trainer", "shared-not-copied", "lagged_trainer_solution", '''
         class LaggedTrainer:
             def __init__(self, net_fn, n_in, n_out, learning_rate):

@@ -36,7 +36,7 @@ def _no_extra_trainable(got, expected):
 
 
 def _model_vars_global(got, expected):
-    return same("model")(got, expected) and set(got["model"]) <= set(got["global"])
+    return set(got["model"]) <= set(got["global"])
 
 
 def _collections_outside(observation, keys, run) -> tuple[dict, dict]:
@@ -161,7 +161,12 @@ LESSON = Lesson(
                       "Python int 0 is int32, and the step-based helpers (decay schedules, "
                       "MonitoredSession hooks) expect int64.",
                       same("global_step_dtype"), shows=("global_step_dtype",)),
-                Check("model-variables-not-global", "puts w and b in MODEL_VARIABLES and GLOBAL_VARIABLES",
+                Check("not-model-variables", "puts w and b in MODEL_VARIABLES",
+                      "MODEL_VARIABLES must list exactly w and b: get_variable adds a variable to it only "
+                      "when its collections= names it, so pass collections=[GLOBAL_VARIABLES, "
+                      "MODEL_VARIABLES] for each of the two (and for nothing else).",
+                      same("model"), shows=("model",)),
+                Check("model-variables-not-global", "keeps w and b in GLOBAL_VARIABLES too",
                       "collections=[MODEL_VARIABLES] replaces the default list, so the variable leaves "
                       "GLOBAL_VARIABLES: global_variables_initializer and Saver no longer see it. List "
                       "both keys.", _model_vars_global, shows=("model", "global", "run_error")),
@@ -336,7 +341,8 @@ LESSON = Lesson(
 REQUIREMENTS = {
     "bookkeeping": {
         "logits = x @ w + b": "wrong-logits",
-        "w, b: trainable model variables (GLOBAL, TRAINABLE, MODEL)": ("trainable-by-default", "model-variables-not-global"),
+        "w, b: trainable model variables (GLOBAL, TRAINABLE, MODEL)": ("trainable-by-default", "not-model-variables",
+                                                                         "model-variables-not-global"),
         "the global step": "step-not-int64",
         "examples_seen: a local, non-trainable": ("local-variable", "trainable-by-default"),
         "float32 counter": "counter-not-float32",

@@ -321,11 +321,14 @@ LESSON = Lesson(
                       holds(lambda got: got["sessions_in_steps"] == 0 and got["call_sessions"] <= 1),
                       shows=("sessions_in_steps", "call_sessions")),
                 Check("unordered-run", "orders reading the outputs, the sync and the update",
-                      "One sess.run fetched an op that writes the copy's variables (the sync, or the "
-                      "update) together with an output that reads them. Nothing orders the ops of one "
-                      "run but their inputs and control dependencies, so which happens first is the "
-                      "runtime's choice and may differ from run to run. Evaluate the outputs in one "
-                      "run, then sync, then train, each in a run of its own.",
+                      "One sess.run fetched an op that writes variables together with a fetch that reads "
+                      "them, nothing ordering the two: the sync with the past output (the sync writes the "
+                      "past copy), or the sync with the update (the sync reads the current copy the update "
+                      "writes). Nothing orders the ops of one run but their inputs and control "
+                      "dependencies, so which happens first is the runtime's choice and may differ from run "
+                      "to run. (The current output fetched with the update is ordered: it feeds the "
+                      "gradient, so it is computed before the step.) Evaluate the outputs in one run, then "
+                      "sync, then train, each in a run of its own.",
                       holds(lambda got: got["racing_runs"] == 0), shows=()),
                 Check("no-initial-sync", "starts the past copy equal to the current one",
                       "On the first step the past output differs from the current one: the two copies are "
@@ -336,8 +339,8 @@ LESSON = Lesson(
                       shows=("past_outputs",)),
                 Check("lagged-copy", "returns a past output one training step behind the current one",
                       "The past output is not one step behind. In step(): evaluate both outputs, then sync "
-                      "past <- current, then train. Syncing after the update makes the copy equal to the "
-                      "current network whenever you look at it.",
+                      "past <- current, then train. Syncing before you evaluate, or after the update, makes "
+                      "the copy equal to the current network whenever you look at it.",
                       lambda got, expected: got["fed_weights"] or same("past_outputs")(got, expected),
                       shows=("past_outputs",)),
                 Check("wrong-training", "trains the current copy as specified",
