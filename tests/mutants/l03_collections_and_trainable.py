@@ -99,6 +99,10 @@ MUTANTS = [
         if any(v.op.name.startswith(name) for name in excluded):
             live.remove(v)""")),
     edited("excluding_float64", "train_excluding", "not-float32", ("np.float32(value)", "np.float64(value)")),
+    # An expert reviewer's answer: the excluded variables made untrainable, the collection never edited.
+    edited("excluding_created_untrainable", "train_excluding", "created-untrainable",
+           ("initializer=np.float32(value))", "initializer=np.float32(value), trainable=name not in excluded)"),
+           ("live.remove(variables[name])", "pass")),
     edited("excluding_var_list", "train_excluding", "edited-copy",
            (_EXCLUDE, ""), (".minimize(loss)", ".minimize(loss, var_list=[v for n, v in variables.items() if n not in excluded])")),
     edited("decay_elementwise_term", "dense_decay", "term-not-scalar", ("decay * tf.nn.l2_loss(w)", "decay * tf.square(w) / 2.0")),

@@ -39,13 +39,14 @@ def _model_vars_global(got, expected):
     return set(got["model"]) <= set(got["global"])
 
 
-def _collections_outside(observation, keys, run) -> tuple[dict, dict]:
-    """The collections `keys` (op names, in order) and every variable op's dtype, read by the grader's
-    worker from the MetaGraphDef the probe handed out (`engine.meta_graph`), never in the kernel."""
+def _collections_outside(observation, keys, run) -> tuple[dict, dict, dict]:
+    """The collections `keys` (op names, in order), every variable op's dtype, and the trainable flag
+    each listed variable records, read by the grader's worker from the MetaGraphDef the probe handed
+    out (`engine.meta_graph`), never in the kernel."""
     answer = run({"collections": list(keys), "meta_graph": observation["meta_graph"]})
     if "refused" in answer:
         raise ValueError(answer["refused"])
-    return answer["collections"], answer["dtypes"]
+    return answer["collections"], answer["dtypes"], answer["flags"]
 
 
 BOOKKEEPING_SHOWN = {"global": "variables", "trainable": "trainable_variables", "local": "local_variables",
@@ -55,7 +56,7 @@ BOOKKEEPING_SHOWN = {"global": "variables", "trainable": "trainable_variables", 
 def replay_bookkeeping(observation, inputs, run):
     """The collections, the shadow variables, and the counter's and the global step's dtypes, read
     outside the kernel from the MetaGraphDef."""
-    listed, dtypes = _collections_outside(observation, BOOKKEEPING_KEYS, run)
+    listed, dtypes, _ = _collections_outside(observation, BOOKKEEPING_KEYS, run)
     done = {k: v for k, v in observation.items() if k != "meta_graph"}
     done.update({key: sorted(listed[name]) for key, name in BOOKKEEPING_SHOWN.items()})
     # A summary is judged without its scopes, as in lesson 5: a v1 summary made inside a name or
@@ -74,9 +75,12 @@ def replay_bookkeeping(observation, inputs, run):
 
 
 def replay_train_excluding(observation, inputs, run):
-    """The trainable and global collections, and the variables' dtypes, read outside the kernel."""
-    listed, dtypes = _collections_outside(observation, TRAIN_EXCLUDING_KEYS, run)
+    """The trainable and global collections, the variables' dtypes, and the excluded variables made
+    with trainable=False (`created_untrainable`: their VariableDefs record the flag), read outside
+    the kernel."""
+    listed, dtypes, flags = _collections_outside(observation, TRAIN_EXCLUDING_KEYS, run)
     return {"final": observation["final"], "trainable": sorted(listed["trainable_variables"]),
+            "created_untrainable": sorted(name for name in inputs["excluded"] if flags.get(name) is False),
             "global": sorted(listed["variables"]),
             "dtypes": {name: dtypes.get(name) for name in sorted(listed["variables"])}}
 
@@ -84,7 +88,7 @@ def replay_train_excluding(observation, inputs, run):
 def replay_dense(observation, inputs, run):
     """How many terms "losses" and REGULARIZATION_LOSSES hold, and the trainable variables' names,
     read outside the kernel."""
-    listed, _ = _collections_outside(observation, DENSE_KEYS, run)
+    listed, _, _ = _collections_outside(observation, DENSE_KEYS, run)
     return {**{k: v for k, v in observation.items() if k != "meta_graph"},
             "n_terms": len(listed["losses"]), "regularization_terms": len(listed["regularization_losses"]),
             "variables": sorted(listed["trainable_variables"])}
@@ -213,6 +217,13 @@ LESSON = Lesson(
                       "var_list leaves the collection as it was). Edit the live list from "
                       "tf1.get_collection_ref.",
                       _no_extra_trainable, shows=("trainable",)),
+                Check("created-untrainable", "creates every variable trainable, then edits the collection",
+                      "An excluded variable was created with trainable=False, so no edit of the collection "
+                      "was needed to keep it out. The exercise asks you to create every variable the same way "
+                      "and remove the excluded ones from the live TRAINABLE_VARIABLES list "
+                      "(tf1.get_collection_ref): the edit this lesson is about, which leaves the variable's own "
+                      "trainable flag True.",
+                      holds(lambda got: got["created_untrainable"] == []), shows=("created_untrainable",)),
                 Check("removed-too-many", "keeps every variable that is not excluded trainable",
                       "A variable that was not excluded left TRAINABLE_VARIABLES. Match the excluded names "
                       "exactly (v.op.name == name): 'w' is a prefix of 'w2', and a startswith() or "
@@ -351,7 +362,7 @@ REQUIREMENTS = {
         "(everything it builds runs)": "run-raised",
     },
     "train_excluding": {
-        "excluding variables through TRAINABLE_VARIABLES": ("edited-copy", "edit-after-minimize"),
+        "excluding variables through TRAINABLE_VARIABLES": ("edited-copy", "created-untrainable", "edit-after-minimize"),
         "excluded variables keep their initial values; the others train": "removed-too-many",
         "(every variable stays global, float32)": ("global-collection", "not-float32"),
     },
