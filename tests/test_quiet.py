@@ -93,9 +93,9 @@ CLAIMS_AT_LEAST = {
     "02_rebuild_vs_feed": 23,
     "03_collections_and_trainable": 60,
     "04_variable_scope_copies": 42,
-    "05_checkpoints_and_summaries": 61,
-    "06_seeds_and_pipelines": 44,
-    "07_learning_rate_decay": 59,
+    "05_checkpoints_and_summaries": 64,
+    "06_seeds_and_pipelines": 45,
+    "07_learning_rate_decay": 60,
 }
 
 

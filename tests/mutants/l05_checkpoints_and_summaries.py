@@ -208,6 +208,10 @@ MUTANTS += [
             'saver.save(sess, os.path.join(ckpt_dir, "model"))')),
     edited("renaming_lstrip_scope", "renaming_saver", "raised",
            ("name[len(old_scope) + 1:]", 'name.lstrip(old_scope + "/")')),
+    # replace() renames the scope's name wherever it occurs, inside a variable's name too: net/subnet/w
+    # becomes copy/subcopy/w, which the graph does not hold (a hidden case has that name).
+    edited("renaming_replace_inside_names", "renaming_saver", "raised",
+           ('new_scope + "/" + name[len(old_scope) + 1:]', "name.replace(old_scope, new_scope)")),
     edited("best_saves_without_step", "best_keeper", "old-bests-kept",
            ("self.saver.save(sess, self.prefix, global_step=step)", "self.saver.save(sess, self.prefix)")),
     edited("log_loop_index_as_step", "log_training", "summary-step",

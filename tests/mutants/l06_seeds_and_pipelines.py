@@ -42,6 +42,8 @@ MUTANTS = [
                 dataset = tf.data.Dataset.from_tensor_slices(self.features).batch(self.batch_size).prefetch(1)
                 return self.sess.run(tf1.data.make_one_shot_iterator(dataset).get_next())
         '''),
+    edited("reader_shuffles", "batch_reader", "shuffled",
+           ("from_tensor_slices(features)", "from_tensor_slices(features).shuffle(len(features), seed=0)")),
     edited("reader_reinitializes", "batch_reader", "restarted-iterator",
            ("self.next = tf1.data.make_one_shot_iterator(dataset).get_next()",
             "self.iterator = tf1.data.make_initializable_iterator(dataset)\n        self.next = self.iterator.get_next()"),

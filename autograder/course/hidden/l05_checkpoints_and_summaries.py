@@ -28,6 +28,8 @@ CASES = {
          {"old_scope": "w", "new_scope": "v", "variables": [["v", [3]], ["moving_mean", [3], False]], "seed": 17}),
         ("variable names that start with letters of the scope's name", {"old_scope": "net", "new_scope": "copy",
          "variables": [["tail", [2]], ["everything", [1]]], "seed": 3}),
+        ("the scope's name inside a variable's name", {"old_scope": "net", "new_scope": "copy",
+         "variables": [["subnet/w", [2]], ["b", [1]]], "seed": 8}),
     ],
     "best_keeper": [
         ("the best value between periodic saves", {"val_losses": [1.0, 1.2, 0.7, 0.75, 0.72, 0.3, 0.31], "save_every": 3}),

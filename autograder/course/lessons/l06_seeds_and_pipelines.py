@@ -66,6 +66,17 @@ def _wrapped_around(got, expected) -> bool:
             and values_match(list(got_b[-1][:left]), list(exp_b[-1])))
 
 
+def _shuffled(got, expected) -> bool:
+    """Every row of the data came back once, in the batch sizes due, but in another order."""
+    got_b, exp_b = got["batches"], expected["batches"]
+    if (len(got_b) != len(exp_b) or any(b is None for b in [*got_b, *exp_b])
+            or [len(b) for b in got_b] != [len(b) for b in exp_b] or values_match(got_b, exp_b)):
+        return False
+    def rows(batches):
+        return sorted(repr(np.asarray(row).tolist()) for batch in batches for row in batch)
+    return rows(got_b) == rows(exp_b)
+
+
 def _dropped_last_batch(got, expected):
     """False when the student's reader ran out where the reference still had a short last batch."""
     return not any(g is None and e is not None for g, e in zip(got["batches"], expected["batches"]))
@@ -203,6 +214,10 @@ LESSON = Lesson(
                       "batch() makes the reader endless, so a batch straddles two passes. The reader walks "
                       "through `features` once; its last batch is the shorter remainder.",
                       lambda got, exp: not _wrapped_around(got, exp), shows=("batches",)),
+                Check("shuffled", "keeps the rows in the order of `features`",
+                      "Every row of the data came back once, but in another order: the pipeline shuffles. "
+                      "This reader batches the rows in order: leave out shuffle().",
+                      lambda got, exp: not _shuffled(got, exp), shows=("batches",)),
                 Check("restarted-iterator", "returns successive batches of the data, in order",
                       "The batches do not walk through the data in order. Running the iterator's "
                       "initializer (or opening a new session) on every call starts the pipeline over; "
@@ -273,7 +288,8 @@ REQUIREMENTS = {
     },
     "batch_reader": {
         "Reads `features` in batches through a tf.data pipeline inside the graph": ("fed-from-python", "no-prefetch"),
-        "next_batch() returns the next batch (a NumPy array)": ("restarted-iterator", "dropped-last-batch", "wrapped-around", "wrong-dtype"),
+        "next_batch() returns the next batch (a NumPy array)": ("shuffled", "restarted-iterator", "dropped-last-batch", "wrapped-around",
+                                                                "wrong-dtype"),
         "and builds nothing": "pipeline-in-loop",
     },
     "step_noise": {

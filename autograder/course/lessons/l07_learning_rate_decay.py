@@ -388,14 +388,13 @@ LESSON = Lesson(
                       "need not be the default one: run everything with `sess.run(...)`.",
                       holds(lambda got: not got["used_default_session"]), shows=("used_default_session",)),
                 Check("unordered-reads", "each variable is read once, and that read feeds its assign",
-                      "A run of update() reads a variable (the best loss, the count or the rate) in an op "
-                      "that its assign does not wait for: the variable is used directly in several places "
-                      "(`self.best` in the comparison and again in the new best), so it is read several "
-                      "times, and nothing orders a read that does not feed the assign against that assign. "
-                      "Whether it sees the value before or after this update is the runtime's choice: the "
-                      "comparison can meet the new best loss, so the count and the cuts go wrong at random. "
-                      "Read each variable once (`v.read_value()`) and compute every new value from those "
-                      "reads.",
+                      "A run of update() reads a variable (the best loss, the count or the rate) that the "
+                      "same run's assign writes, with nothing ordering them: the assign does not consume "
+                      "that read, nor wait for it. Whether the read sees the value before or after this "
+                      "update is the runtime's choice: a comparison can meet the new value, so the count "
+                      "and the cuts go wrong at random. Read each variable once (`v.read_value()`) and "
+                      "compute every new value from those reads; an assign whose new value does not use "
+                      "the read must wait for it (`tf.control_dependencies`).",
                       holds(lambda got: got["racing_reads"] == 0), shows=()),
                 Check("unordered-run", "update() fetches nothing that races its own update",
                       "One sess.run fetched the update op together with a read of a variable it writes "
