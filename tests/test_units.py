@@ -76,6 +76,17 @@ def test_a_failed_check_names_its_misconception_and_shows_public_values():
     assert "[halved]" in text and "Multiply by two" in text and "got 1.5, expected 6" in text
 
 
+def test_a_failure_shows_only_the_values_that_differ():
+    """A pair whose two sides read the same points at nothing wrong (review revA: "sessions: got 1,
+    expected 1" under a failed separate-runs check): it is left out, the differing one stays."""
+    from autograder.judging.judge import Outcome
+
+    outcome = Outcome("separate-runs", "from one run", False, "One run.", "public", True,
+                      {"sessions": {"got": 1, "expected": 1}, "kept": {"got": [1.0, 0.0], "expected": [0.0, 2.0]}})
+    text = exercise_json(ExerciseResult("one_run", 3, [outcome]))["feedback"]
+    assert "kept: got [1.0, 0.0], expected [0.0, 2.0]" in text and "sessions" not in text
+
+
 def test_hidden_failures_never_show_values():
     result = judge_exercise(EXERCISE, [HIDDEN], [{"y": 2.5}], [{"y": 10}])
     text = exercise_json(result)["feedback"]

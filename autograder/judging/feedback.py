@@ -29,10 +29,14 @@ def _where(outcome: Outcome) -> str:
 
 
 def _details(outcome: Outcome) -> list[str]:
+    """One line per value shown; a got-vs-expected pair whose two sides read the same is left out: it
+    points at nothing wrong ("sessions: got 1, expected 1")."""
     lines = []
     for key, pair in outcome.shown.items():
         if isinstance(pair, dict) and "got" in pair:
-            lines.append(f"{key}: got {format_value(pair['got'])}, expected {format_value(pair['expected'])}")
+            got, expected = format_value(pair["got"]), format_value(pair["expected"])
+            if got != expected:
+                lines.append(f"{key}: got {got}, expected {expected}")
         else:
             lines.append(f"{key}: {format_value(pair)}")
     return lines

@@ -141,4 +141,11 @@ MUTANTS += [
 ]
 
 # Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
-PUBLIC = {"inputs_by_suffix", "count_skips_ops_without_outputs", "inputs_with_control", "inputs_rstrip_index"}
+# Review revA: a mask shaped by len(x) fits every vector; the public matrix makes tf.where raise.
+MUTANTS += [
+    edited("split_mask_shaped_by_len", "one_run", "raised",
+           ("tf.random.uniform(tf.shape(x), seed=seed)", "tf.random.uniform([len(x)], seed=seed)")),
+]
+
+PUBLIC = {"inputs_by_suffix", "count_skips_ops_without_outputs", "inputs_with_control", "inputs_rstrip_index",
+          "split_mask_shaped_by_len"}

@@ -155,7 +155,7 @@ MUTANTS += [
     edited("graph_threshold_named_by_identity", "threshold_graph", "not-an-input",
            ('threshold = tf1.placeholder_with_default(tf.constant(default, tf.float32), [], name="threshold")',
             'threshold = tf.identity(tf1.placeholder_with_default(tf.constant(default, tf.float32), []), name="threshold")')),
-    edited("variable_dtype_from_the_value", "variable_judge", "raised",
+    edited("variable_dtype_from_the_value", "variable_judge", "int-threshold",
            ("tf1.Variable(threshold, dtype=tf.float32, trainable=False", "tf1.Variable(threshold, trainable=False")),
     edited("retune_only_an_existing_key", "retune", "wrong-threshold",
            ("    options.update(threshold=threshold)",
@@ -164,7 +164,7 @@ MUTANTS += [
            (_GRAPH_RULE + "\n", ""), ('    if "python" in api.used_in[name]:\n        api.model.reset()',
                                       '    if "python" in api.used_in[name]:\n        api.model.reset()\n'
                                       '    elif "graph" in api.used_in[name]:\n        api.network.build()')),
-    edited("scale_dtype_from_the_value", "scale_all", "raised",
+    edited("scale_dtype_from_the_value", "scale_all", "int-scale",
            ("scaled(x, tf.constant(s, tf.float32))", "scaled(x, tf.constant(s))")),
 ]
 
@@ -286,6 +286,15 @@ MUTANTS += [
             'tf1.Variable(default, dtype=tf.float32, name="threshold")')),
 ]
 
+# Review revA: a placeholder shaped like the public x answers right there and fails on any other length.
+MUTANTS += [
+    edited("judge_fixed_length", "threshold_judge", "fixed-length",
+           ('self.x = tf1.placeholder(tf.float32, [None], name="x")', 'self.x = tf1.placeholder(tf.float32, [5], name="x")')),
+]
+
 # Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
 PUBLIC = {"judge_strict_comparison", "graph_strict_comparison", "variable_strict_comparison", "graph_int_default",
-          "graph_int_default_uncast", "judge_caches_threshold_in_init", "graph_variable_threshold"}
+          "graph_int_default_uncast", "judge_caches_threshold_in_init", "graph_variable_threshold",
+          # Review revA: a whole-number first threshold or scale, copied from a cell that gave no dtype.
+          "variable_dtype_from_the_value", "scale_dtype_from_the_value",
+          "judge_fixed_length"}

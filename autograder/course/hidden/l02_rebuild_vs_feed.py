@@ -131,6 +131,7 @@ DIMENSIONS = {
         "opens the one session it uses": {"the first call on": "judged several times"},
         "a change made in place to the options dict counts too": {"an in-place retune": "in-place retune"},
         "judge(x) adds no ops to the graph": {"the first call and more": "judged once or more"},
+        "for x of any length": {"another length": "another length"},
     },
     "threshold_graph": {
         "threshold = placeholder_with_default(default)": {"a whole-number default": "whole-number (int) default"},
@@ -160,6 +161,7 @@ DIMENSIONS = {
     "scale_all": {
         "[x * s for s in scales]": {"shapes": "a matrix", "negative scales": "a negative scale"},
         "as float32 NumPy arrays": {"whole-number scales": "whole-number (int) scales"},
+        "A scale may be a whole number": {"whole-number scales among floats": "whole-number (int) scales"},
         "one tf.function": {"other counts of scales": "several distinct scales"},
         "one trace of it serving every scale of the call": {"whole-number and float scales": "whole-number (int) scales"},
     },

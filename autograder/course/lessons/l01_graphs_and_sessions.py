@@ -272,8 +272,11 @@ LESSON = Lesson(
                                             and values_match(got["dropped"], exp["dropped"]))),
                       shows=("kept", "dropped", "random_ops")),
             ),
+            # A matrix in public too: a mask shaped [len(x)] answers every vector and raises here.
             cases=(Case("x = 1..8, keep 0.5, seed 7",
-                        {"x": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], "keep": 0.5, "seed": 7}),),
+                        {"x": [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], "keep": 0.5, "seed": 7}),
+                   Case("a 2 x 3 matrix x, keep 0.6, seed 3",
+                        {"x": [[1.0, -2.0, 3.0], [4.0, 5.0, -6.0]], "keep": 0.6, "seed": 3})),
         ),
         Exercise(
             id="running_total", symbol="RunningTotal", points=2, probe=probe_running_total,

@@ -59,7 +59,7 @@ def replay_threshold_graph(observation, inputs, run):
             "fed": values[:-3], "at_default": values[-3], "threshold_op": threshold_op,
             "follows_feed": bool(np.all(values[-2]) and not np.any(values[-1])),
             "dtypes": [(described.get(n) or {}).get("dtype") for n in (x_name, threshold_name)],
-            "int_threshold": [threshold_name] if str((described.get(threshold_name) or {}).get("dtype")).startswith(("int", "uint")) else []}
+            "int_threshold": [threshold_name] if _is_integer(str((described.get(threshold_name) or {}).get("dtype"))) else []}
 
 
 # A variable's ops: the op of the tensor a tf1.Variable stands for (resource or reference), and the read of it.
@@ -73,6 +73,8 @@ def replay_threshold_judge(observation, inputs, run):
     outside with the hidden x and thresholds in their place. An answer computed in NumPy, or from a
     threshold kept in Python, stays what it was on the markers. `graph_answers`: re-run again on other
     x (reversed, rescaled, longer), each answer is x >= t for one same t, so it was computed from x.
+    `fixed_length`: every answer came from a run, and so did every re-run on an x of the same length,
+    but a re-run on the longer x failed: the x placeholder has a fixed shape.
     `fed_first_after_update`: a run of judge() between update_options and the in-place change was fed
     the first threshold (its marker), so the judge kept the number it read in __init__."""
     kernel, swaps = mark(inputs, THRESHOLD_JUDGE_MARKED)
@@ -89,8 +91,10 @@ def replay_threshold_judge(observation, inputs, run):
                               run)[1] for other in others]
     follows = all(_one_threshold(others, [None if len(a) <= i or a[i] is None else np.asarray(a[i]) for a in again])
                   for i in range(len(answers)))
+    answered = all(a is not None for a in answers)
+    fixed_length = answered and all(a is not None for a in again[0]) and any(a is None for a in again[-1])
     return {**done, "before": answers[0], "after": answers[-2], "in_place": answers[-1],
-            "graph_answers": follows and all(a is not None for a in answers), "fed_first_after_update": fed_first}
+            "graph_answers": follows and answered, "fed_first_after_update": fed_first, "fixed_length": fixed_length}
 
 
 VARIABLE_JUDGE_MARKED = {"x": "array", "first": "number", "seconds": "numbers"}
@@ -101,7 +105,14 @@ def replay_variable_judge(observation, inputs, run):
     after each change (`answers`) and after the probe set the variable back (`after_reset`: the
     answer, or what the reset gave instead). Read from the runs themselves: whether a run judge()
     made was fed a threshold (`fed_threshold`: it lives in Python), and whether a run after the
-    graph was finalized ran an op created after it (`ran_new_op`)."""
+    graph was finalized ran an op created after it (`ran_new_op`). An __init__ that raised after
+    making an integer variable answered nothing: only the variables' dtypes are handed on."""
+    if "raised" in observation:  # __init__ raised after making an integer variable (`probe_variable_judge`)
+        variables = [str(d) for d in observation.get("variables", [])]
+        if not any(_is_integer(d) for d in variables):
+            kind, _, message = str(observation["raised"]).partition(": ")
+            return {"error": {"type": kind, "message": message}}
+        return {"variables": variables, "raised": observation["raised"]}
     swaps = mark(inputs, VARIABLE_JUDGE_MARKED)[1]
     done, answers = replayed_calls(observation, swaps, run)
     if "error" in done:
@@ -118,6 +129,10 @@ def replay_variable_judge(observation, inputs, run):
             "fed_threshold": any(v.size == 1 and v.dtype.kind in "fiu" and v.reshape(()) == m for v in fed
                                  for m in numbers),
             "ran_new_op": any(i is not None and i >= observation["finalized_ops"] for i in created)}
+
+
+def _is_integer(dtype: str) -> bool:
+    return dtype.startswith(("int", "uint"))
 
 
 def _one_threshold(inputs, outputs) -> bool:
@@ -167,6 +182,12 @@ LESSON = Lesson(
                 Check("float64-threshold", "compares in float32", FLOAT32,
                       holds(lambda got: all(d == "float32" for d in got["placeholder_dtypes"])),
                       shows=("placeholder_dtypes",)),
+                # Before numpy-answer: a graph that fails on a longer x fails its re-runs too.
+                Check("fixed-length", "takes x of any length",
+                      "The x placeholder has a fixed shape: your graph answered on this x, but failed when "
+                      "the grader re-ran it on an x of another length. Give x the shape [None] "
+                      "(tf1.placeholder(tf.float32, [None])): judge() must take x of any length.",
+                      holds(lambda got: not got["fixed_length"]), shows=()),
                 Check("numpy-answer", "answers by running the graph",
                       "judge() did not return what the graph computed from x: the comparison was made "
                       "in Python or NumPy (with or without a session run beside it). The exercise is the "
@@ -264,6 +285,13 @@ LESSON = Lesson(
             id="variable_judge", symbol="VariableThresholdJudge", points=3, probe=probe_variable_judge,
             marked=tuple(VARIABLE_JUDGE_MARKED.items()), replay=replay_variable_judge,
             checks=(
+                # Before the others: x >= an int32 variable raises in the kernel while __init__ builds.
+                Check("int-threshold", "holds the threshold in float32 even when it is a whole number",
+                      "The threshold variable took the dtype of its first value: tf1.Variable(1) is an "
+                      "int32 variable, since 1 is a Python int, and x >= threshold then mixes float32 with "
+                      "int32, which TensorFlow refuses (a cast would truncate a later 1.5 to 1). Give the "
+                      "dtype: tf1.Variable(threshold, dtype=tf.float32, trainable=False).",
+                      holds(lambda got: not any(_is_integer(d) for d in got["variables"])), shows=("variables",)),
                 Check("assign-per-call", "changes the threshold in a finalized graph",
                       "set_threshold created a new op after the graph was finalized. Build one assign "
                       "op, fed by a placeholder, in __init__, and only run it in set_threshold.",
@@ -291,7 +319,8 @@ LESSON = Lesson(
                       "no optimizer ever moves it.",
                       holds(lambda got: got["trainable"] == []), shows=("trainable",)),
             ),
-            cases=(Case("0.7, then 0.3 and 0.45 (a tie with an input)", {"x": X, "first": 0.7, "seconds": [0.3, 0.45]}),),
+            cases=(Case("1 (a whole number), then 0.3 and 0.45 (a tie with an input)",
+                        {"x": X, "first": 1, "seconds": [0.3, 0.45]}),),
         ),
         Exercise(
             id="retune", symbol="retune", points=2, probe=probe_retune,
@@ -370,6 +399,13 @@ LESSON = Lesson(
         Exercise(
             id="scale_all", symbol="scale_all", points=2, probe=probe_scale_all,
             checks=(
+                # Before the others: x * an int32 scale raises in the kernel, in the first call.
+                Check("int-scale", "passes every scale as a float32 tensor, whole numbers too",
+                      "A whole-number scale became an int32 tensor: tf.constant(2) takes its dtype from "
+                      "the Python int 2, and x * scale then mixes float32 with int32, which TensorFlow "
+                      "refuses. Give the dtype: tf.constant(s, tf.float32).",
+                      holds(lambda got: "raised" not in got and not got["int_arguments"]),
+                      shows=("int_arguments",)),
                 Check("captured-python-value", "scales by each requested value",
                       "A Python value read inside a tf.function is frozen into the trace, just like a "
                       "Const in a v1 graph: pass the scale in as an argument.", same("results"),
@@ -388,7 +424,7 @@ LESSON = Lesson(
                       "rebuilds the graph) for each one. Pass a tensor, e.g. tf.constant(scale), and one "
                       "trace serves them all.", holds(lambda got: got["traces"] == 1), shows=("traces",)),
             ),
-            cases=(Case("x times 0.5, 2 and 3", {"x": [1.0, 2.0, 3.0], "scales": [0.5, 2.0, 3.0]}),),
+            cases=(Case("x times 0.5, 2 and 3 (whole numbers)", {"x": [1.0, 2.0, 3.0], "scales": [0.5, 2, 3]}),),
         ),
     ),
 )
@@ -403,6 +439,7 @@ REQUIREMENTS = {
         "opens the one session it uses": "session-per-call",
         "a change made in place to the options dict counts too": "copied-threshold",
         "judge(x) adds no ops to the graph": "graph-growth",
+        "for x of any length": "fixed-length",
     },
     "threshold_graph": {
         "threshold = placeholder_with_default(default)": ("plain-placeholder", "not-an-input", "ignored-default", "int-threshold",
@@ -411,7 +448,7 @@ REQUIREMENTS = {
         "x >= threshold (float32)": ("float64-threshold", "strict-comparison"),
     },
     "variable_judge": {
-        "one non-trainable float32 variable": ("float64-threshold", "trainable-hyperparameter"),
+        "one non-trainable float32 variable": ("int-threshold", "float64-threshold", "trainable-hyperparameter"),
         "builds every op (including one assign op)": "assign-per-call",
         "opens the one session it uses": "session-per-call",
         "No copy of the threshold is kept in Python": "python-threshold",
@@ -431,6 +468,7 @@ REQUIREMENTS = {
     "scale_all": {
         "[x * s for s in scales]": "captured-python-value",
         "as float32 NumPy arrays": "float64-results",
+        "A scale may be a whole number": "int-scale",
         "one tf.function": "function-per-scale",
         "one trace of it serving every scale of the call": "retrace-per-float",
     },

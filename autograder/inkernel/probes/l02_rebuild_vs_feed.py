@@ -107,6 +107,10 @@ def probe_variable_judge(cls, x, first, seconds):
     every run, from __init__ on, is handed out (`history`) with where each answer came from
     (`answered_by`), which runs judge() made (`judge_runs`) and how many ops the graph held when
     finalized, for the grader to re-run and read outside the kernel.
+
+    An __init__ that raised a TypeError or ValueError after making a variable of an integer dtype
+    (tf1.Variable(1) is int32, and x >= it mixes dtypes) is handed out as the dtypes of the graph's
+    variables and the error (`raised`), so a check can name that mistake; any other raise stays a raise.
     """
     import tensorflow as tf
 
@@ -114,7 +118,14 @@ def probe_variable_judge(cls, x, first, seconds):
     x = np.asarray(x, np.float32)
     with tf.Graph().as_default() as graph, RunsRecorded() as runs:
         with sessions_opened() as opened:
-            judge = cls(first)
+            try:
+                judge = cls(first)
+            except (TypeError, ValueError) as error:
+                made = graph_variables(graph)
+                if not any(v.dtype.base_dtype.is_integer for v in made):
+                    raise
+                return {"variables": [v.dtype.base_dtype.name for v in made],
+                        "raised": f"{type(error).__name__}: {str(error).splitlines()[0][:300]}"}
         trainable = [v.op.name for v in tf1.trainable_variables()]
         variables = graph_variables(graph)
         graph.finalize()
@@ -152,14 +163,20 @@ def probe_retune(retune, options, threshold):
 def probe_scale_all(scale_all, x, scales):
     """Call the student's helper; count the tf.functions it made, and the traces of the returned one
     made or used during the call (a tf.function defined at module level and traced before for other
-    shapes is fine: what counts is that one trace served every scale of this call)."""
+    shapes is fine: what counts is that one trace served every scale of this call). Also the integer
+    dtypes of the tensors passed to a tf.function (`int_arguments`: tf.constant(2) is int32); a call
+    that raised a TypeError or ValueError after one was passed is handed out as those and the error
+    (`raised`), so a check can name that mistake; any other raise stays a raise."""
+    import tensorflow as tf
     from tensorflow.python.eager.polymorphic_function import concrete_function, polymorphic_function
 
     first_seen, used = {}, set()   # id(tf.function) -> its tracing count before its first call here
+    arguments = set()
     call, call_flat = polymorphic_function.Function.__call__, concrete_function.ConcreteFunction._call_flat
 
     def counted_call(self, *args, **kwargs):
         first_seen.setdefault(id(self), self.experimental_get_tracing_count())
+        arguments.update(dtype_name(a) for a in (*args, *kwargs.values()) if isinstance(a, tf.Tensor))
         return call(self, *args, **kwargs)
 
     def recorded_call_flat(self, *args, **kwargs):
@@ -170,7 +187,13 @@ def probe_scale_all(scale_all, x, scales):
     concrete_function.ConcreteFunction._call_flat = recorded_call_flat
     try:  # every tf.function made, however `tf.function` was reached (`from tensorflow import function`)
         with CallCounter(polymorphic_function.Function, "__init__") as functions:
-            results, fn = scale_all(np.asarray(x, np.float32), list(scales))
+            try:
+                results, fn = scale_all(np.asarray(x, np.float32), list(scales))
+            except (TypeError, ValueError) as error:
+                if not _integers(arguments):
+                    raise
+                return {"int_arguments": _integers(arguments),
+                        "raised": f"{type(error).__name__}: {str(error).splitlines()[0][:300]}"}
     finally:
         polymorphic_function.Function.__call__ = call
         concrete_function.ConcreteFunction._call_flat = call_flat
@@ -180,7 +203,11 @@ def probe_scale_all(scale_all, x, scales):
         served = len(used & {id(c) for c in polymorphic_function.Function._list_all_concrete_functions(fn)})
         traces = max(made, served)
     return {"results": [np.asarray(r) for r in results], "traces": traces, "functions": functions.count,
-            "dtypes": sorted({dtype_name(r) for r in results})}
+            "dtypes": sorted({dtype_name(r) for r in results}), "int_arguments": _integers(arguments)}
+
+
+def _integers(dtypes):
+    return sorted(d for d in dtypes if d.startswith(("int", "uint")))
 
 
 def _layers(tf, names):
