@@ -208,7 +208,7 @@ CAUGHT_BY = {"string-named-kill-switch": "assign-per-call", "patch-then-restore"
              "soft-observe-rewritten": "tau-reversed", "trainer-session-counter": "session-per-step",
              "gradients-patched": "gradient-reaches-copy",
              "checkpoint-reader-patched": "int32-step", "event-steps-shifted": "summary-step",
-             "int64-face-on-int32-step": "int32-step",
+             "int64-face-on-int32-step": "int32-step", "counter-read-forged": "step-never-counts",
              "python-state-per-session": "state-in-python", "python-decides-the-cut": "state-in-python",
              "ops-behind-kill-switch": "ops-in-loop", "trainable-state-hidden": "trainable-hyperparameter",
              "freezer-ops-hidden": "ops-in-loop", "collection-on-the-graph": "trainable-by-default",

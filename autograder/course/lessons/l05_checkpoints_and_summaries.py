@@ -68,15 +68,23 @@ def _variables(answer, prefix):
 
 @_reading
 def replay_global_step(observation, inputs, read):
-    """Read outside from the variables saved after the runs and the graph's MetaGraphDef: the
-    trainable collection (`trainable`, `step_trainable`), the counter's dtype (`step_dtype`: None
-    when no variable of that name was saved) and `w` after the runs."""
+    """Read outside from the variables saved after each run and the graph's MetaGraphDef: the
+    trainable collection (`trainable`, `step_trainable`), the counter after each run (`steps`: None
+    where no variable of that name was saved), its dtype (`step_dtype`) and `w` after the last run."""
     answer = read(observation["files"], meta_graph=observation["meta_graph"])
-    variables = _variables(answer, "probe")
-    step, w = variables.get(observation["step_name"]), variables.get("w")
-    return {**_without(observation, "files", "meta_graph", "step_name"), "trainable": answer["trainable"],
+    saved = [_variables(answer, f"probe-{run}") for run in range(1, observation["runs"] + 1)]
+    counters = [variables.get(observation["step_name"]) for variables in saved]
+    step, w = counters[-1], saved[-1].get("w")
+    return {**_without(observation, "files", "meta_graph", "step_name", "runs"), "trainable": answer["trainable"],
             "step_trainable": observation["step_name"] in answer["trainable"],
+            "steps": [_number(counter["value"]) if counter else None for counter in counters],
             "step_dtype": step["dtype"] if step else None, "w": w["value"] if w else None}
+
+
+def _number(value):
+    """A counter's value as read outside, as an int when it is a whole number (a float counter's 3.0
+    reads as 3: its dtype is judged by `int32-step`, its count here)."""
+    return int(value) if isinstance(value, (int, float)) and float(value).is_integer() else value
 
 
 def _w_and_step(answer):

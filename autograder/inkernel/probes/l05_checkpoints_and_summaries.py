@@ -37,9 +37,10 @@ def _savers_made():
 
 
 def probe_global_step(make_train_op, w0, target, learning_rate, runs):
-    """Give the exercise a quadratic loss, run its train op `runs` times, read the counter after each.
-    Then the graph's variables are saved and handed out with its MetaGraphDef (`files`, `meta_graph`):
-    the grader reads the counter's dtype, `w` and the trainable collection from them."""
+    """Give the exercise a quadratic loss and run its train op `runs` times, saving the graph's
+    variables after each run (`probe-1`, `probe-2`...). The checkpoints are handed out with the graph's
+    MetaGraphDef (`files`, `meta_graph`): the grader reads the counter after each run, its dtype, `w`
+    and the trainable collection from them, never from a value read in this process."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
@@ -47,16 +48,16 @@ def probe_global_step(make_train_op, w0, target, learning_rate, runs):
         w = tf1.get_variable("w", initializer=tf.constant(w0, tf.float32))
         loss = tf.reduce_sum(tf.square(w - tf.constant(target, tf.float32)))
         train_op, global_step = make_train_op(loss, learning_rate)
+        saver = tf1.train.Saver(max_to_keep=None)
         with tf1.Session() as sess, _fresh_dirs() as (saved_dir,):
             sess.run(tf1.global_variables_initializer())
-            steps = []
-            for _ in range(runs):
+            for run in range(1, runs + 1):
                 sess.run(train_op)
-                steps.append(int(sess.run(global_step)))
-            tf1.train.Saver().save(sess, os.path.join(saved_dir, "probe"), write_meta_graph=False)
+                saver.save(sess, os.path.join(saved_dir, "probe"), global_step=run, write_meta_graph=False,
+                           write_state=False)
             files = hand_out_files(saved_dir)
         meta_graph = base64.b64encode(tf1.train.export_meta_graph().SerializeToString()).decode()
-    return {"steps": steps, "step_name": global_step.op.name, "files": files, "meta_graph": meta_graph}
+    return {"runs": runs, "step_name": global_step.op.name, "files": files, "meta_graph": meta_graph}
 
 
 def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at, steps, fresh_saver=False):
