@@ -24,7 +24,10 @@ None], "races": [whether one run of those fetches races a write against a read, 
 creation order), or
 `{"refused": reason}` (with `ops` still listed: a graph the worker will not run can still be read);
 `fetches` answers a list of values. `index` in a description is where the op was created among the
-graph's ops.
+graph's ops. `"random_sources": [tensor names]` answers `"random_sources"`: per name, the random ops
+with a seed pair (an op with `seed` and `seed2` attributes) it is computed from, walking its inputs
+back through the GraphDef, as `[op name, seed, seed2]` in creation order (None for a name the graph
+does not hold); like `ops`, it is read, never run, so a refused graph answers it too.
 
 `substitute` swaps markers for the values they stand for. A probe calls the student's code on marker
 values (numbers chosen to be found again), never on the hidden inputs; the grader then re-runs the
@@ -119,6 +122,8 @@ def run_here(request: Mapping[str, Any]) -> dict[str, Any]:
     except NotReplayable as exc:
         return {"refused": str(exc)}
     listed = {"ops": [node.op for node in graph_def.node]} if request.get("ops") else {}  # read, never run
+    if "random_sources" in request:
+        listed["random_sources"] = [_random_sources(graph_def, name) for name in request["random_sources"]]
     try:
         _check_safe(graph_def)
     except NotReplayable as exc:
@@ -368,6 +373,26 @@ def _describe(graph: Any, name: str, positions: Mapping[str, int]) -> dict[str, 
     elif "dtype" in op.node_def.attr:  # a variable's op (VarHandleOp, VariableV2): the dtype it holds
         described["dtype"] = op.get_attr("dtype").base_dtype.name
     return described
+
+
+def _random_sources(graph_def: Any, name: Any) -> list | None:
+    """[op name, seed, seed2] of every op with a seed pair that tensor `name` of `graph_def` is computed
+    from (its data and control inputs, walked back), in creation order; None when the GraphDef holds
+    no such op. Parsed, never imported: the attributes are those the GraphDef itself carries."""
+    nodes = {node.name: (i, node) for i, node in enumerate(graph_def.node)}
+    start = name.split(":")[0] if isinstance(name, str) else None
+    if start not in nodes:
+        return None
+    seen, stack = set(), [start]
+    while stack:
+        op = stack.pop()
+        if op in seen or op not in nodes:
+            continue
+        seen.add(op)
+        stack.extend(source.lstrip("^").split(":")[0] for source in nodes[op][1].input)
+    seeded = sorted((nodes[op] for op in seen if "seed" in nodes[op][1].attr and "seed2" in nodes[op][1].attr),
+                    key=lambda pair: pair[0])
+    return [[node.name, node.attr["seed"].i, node.attr["seed2"].i] for _, node in seeded]
 
 
 def _reaches(graph: Any, y: str, xs: list) -> list | None:

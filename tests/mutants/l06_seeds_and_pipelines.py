@@ -175,4 +175,14 @@ MUTANTS += [
             "return dataset.repeat(epochs) if reshuffle else dataset.take(len(data)).cache().repeat(epochs)")),
 ]
 
-PUBLIC = {"reader_astype_float32", "reader_astype_float64", "reader_casts_float32", "shuffle_cached_first_pass"}
+# Issue 33: two different op seeds were named graph-seed-only, a verdict on the kernel's values; the seed
+# pairs are now read from the GraphDef handed out (with a graph-level seed set too, the op seeds stay written).
+MUTANTS += [
+    edited("twin_different_op_seeds", "twin_noise", "different-op-seeds",
+           ('(shape, seed=seed, name="b")', '(shape, seed=seed + 1, name="b")')),
+    edited("twin_graph_seed_and_different_op_seeds", "twin_noise", "different-op-seeds",
+           ('    a = tf1.random.uniform(shape, seed=seed,', '    tf1.set_random_seed(seed)\n    a = tf1.random.uniform(shape, seed=seed,'),
+           ('(shape, seed=seed, name="b")', '(shape, seed=seed + 7, name="b")')),
+]
+
+PUBLIC = {"twin_different_op_seeds", "reader_astype_float32", "reader_astype_float64", "reader_casts_float32", "shuffle_cached_first_pass"}

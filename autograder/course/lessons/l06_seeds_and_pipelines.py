@@ -12,6 +12,7 @@ from autograder.course.compare import holds, same, values_match
 from autograder.course.history import created_at, replayed_calls
 from autograder.course.spec import Case, Check, Exercise, Lesson
 from autograder.inkernel.probes.l06_seeds_and_pipelines import (
+    RANDOM_OP_TYPES,
     probe_batch_reader,
     probe_noise_source,
     probe_shuffled_epochs,
@@ -19,6 +20,27 @@ from autograder.inkernel.probes.l06_seeds_and_pipelines import (
     probe_twin_noise,
     replays,
 )
+
+
+def replay_twin_noise(observation, inputs, run):
+    """The two GraphDefs handed out, read outside the kernel by the grader's worker (never run): how
+    many random ops the graph holds, the seeded random ops a and b are computed from (`separate` when
+    they share none, and the kernel's values agree), and their seed pairs (`op_seeds`). Each source's
+    op seed (seed2) is compared with the same source's in the build made after the probe's three
+    graph-seeded ops: one that stayed was written in the code, one that moved was derived from a
+    graph-level seed. `different_op_seeds`: a and b come from ops whose written op seeds differ."""
+    built, shifted = (run({"graph": part["graph"], "ops": True, "random_sources": part["names"], "runs": []})
+                      for part in (observation, observation["shifted"]))
+    if "random_sources" not in built or "random_sources" not in shifted:
+        return {"error": {"type": "NotReplayable", "message": built.get("refused") or shifted.get("refused")}}
+    sources, moved = ([s or [] for s in answer["random_sources"]] for answer in (built, shifted))
+    pairs = [[[seed, seed2] for _, seed, seed2 in found] for found in sources]
+    written = all(len(s) == len(m) and all(x[2] == y[2] for x, y in zip(s, m)) for s, m in zip(sources, moved))
+    names = [{name for name, _, _ in found} for found in sources]
+    return {**{k: v for k, v in observation.items() if k not in ("graph", "names", "shifted", "separate_values")},
+            "random_ops": sum(op in RANDOM_OP_TYPES for op in built["ops"]),
+            "separate": bool(observation["separate_values"] and all(names) and not names[0] & names[1]),
+            "op_seeds": pairs, "different_op_seeds": bool(all(pairs) and written and pairs[0] != pairs[1])}
 
 
 def replay_noise_source(observation, inputs, run):
@@ -87,8 +109,14 @@ LESSON = Lesson(
     notebook="seeds_and_pipelines.ipynb",
     exercises=(
         Exercise(
-            id="twin_noise", symbol="twin_noise", points=2, probe=probe_twin_noise,
+            id="twin_noise", symbol="twin_noise", points=2, probe=probe_twin_noise, replay=replay_twin_noise,
             checks=(
+                Check("different-op-seeds", "a and b carry the same op-level seed",
+                      "a and b were built with different op-level seeds (their seed pairs, read from the "
+                      "graph, are shown): the seed pair decides where an op's sequence starts, so two ops "
+                      "with different op seeds never match. Give both ops the same seed, seed=seed.",
+                      # The seed pairs in the GraphDefs handed out, read by the grader's worker.
+                      holds(lambda got: not got["different_op_seeds"]), shows=("op_seeds",)),
                 Check("seed-after-ops", "a new session starts them over from the same values",
                       "The values changed from one session to the next, so the ops were built without "
                       "any seed. A graph-level seed only reaches random ops built after it is set; pass "
@@ -103,6 +131,7 @@ LESSON = Lesson(
                       "Return two separate random ops, each its own tf1.random.uniform(shape, ...): "
                       "not one op twice, a copy of one op, or a constant. They must give new values "
                       "when run again in the same session.",
+                      # The random ops and their sources in the GraphDef handed out, and the kernel's values.
                       holds(lambda got: got["random_ops"] >= 2 and got["advances"] and got["separate"]),
                       shows=("random_ops", "advances", "separate")),
                 Check("seed-ignored", "draws other values for another seed",
@@ -272,7 +301,7 @@ REQUIREMENTS = {
     "twin_noise": {
         "Return two separate uniform random ops": ("not-two-random-ops", "wrong-dtype"),
         "of the given shape": "wrong-shape",
-        "that always draw the same values": ("graph-seed-only", "seed-after-ops"),
+        "that always draw the same values": ("different-op-seeds", "graph-seed-only", "seed-after-ops"),
         "(from `seed`)": "seed-ignored",
     },
     "noise_source": {

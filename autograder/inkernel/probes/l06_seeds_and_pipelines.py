@@ -23,36 +23,23 @@ def _equal_lists(xs, ys) -> bool:
     return len(xs) == len(ys) and all(np.array_equal(x, y) for x, y in zip(xs, ys))
 
 
-def _random_sources(tensor):
-    """Names of the random ops `tensor` is computed from (walking its inputs back)."""
-    seen, stack, found = set(), [tensor.op], set()
-    while stack:
-        op = stack.pop()
-        if op.name in seen:
-            continue
-        seen.add(op.name)
-        if op.type in RANDOM_OP_TYPES:
-            found.add(op.name)
-        stack.extend(t.op for t in op.inputs)
-        stack.extend(op.control_inputs)
-    return found
-
-
 def probe_twin_noise(fn, seed, shape):
     """Run (a, b) twice in one session and once in a second session; record the relations.
 
-    Whether a and b are separate ops is read from the graph (their random sources) and from values:
-    in a third session a runs twice, then b, which gives its first values again only if running a
-    did not advance it. dtypes are those of the values the runs return. The function is also built
-    with seed + 1 in another graph: the seed must change the values.
+    Whether a and b are separate ops is read from values: in a third session a runs twice, then b,
+    which gives its first values again only if running a did not advance it. dtypes are those of the
+    values the runs return. The function is also built with seed + 1 in another graph: the seed must
+    change the values. The GraphDef and the names of a and b are handed out (`graph`, `names`), for the
+    grader to read the random ops, their sources and their seed pairs; so is a third build
+    (`shifted`), made after the probe set a graph-level seed and drew three random ops from it: an op
+    seed derived from a graph-level seed moves with them, an op seed the code wrote does not.
     """
     import tensorflow as tf
 
     tf1 = tf.compat.v1
     with tf.Graph().as_default() as graph:
         a, b = fn(seed, shape)
-        random_ops = sum(op.type in RANDOM_OP_TYPES for op in graph.get_operations())
-        sources_a, sources_b = _random_sources(a), _random_sources(b)
+        handed_out = {"graph": export_graph(graph), "names": [str(getattr(t, "name", "")) for t in (a, b)]}
         with tf1.Session() as sess:
             run1 = [np.asarray(v) for v in sess.run([a, b])]
             run2 = [np.asarray(v) for v in sess.run([a, b])]
@@ -64,13 +51,18 @@ def probe_twin_noise(fn, seed, shape):
         other_a, _ = fn(seed + 1, shape)
         with tf1.Session() as sess:
             other = np.asarray(sess.run(other_a))
+    with tf.Graph().as_default() as shifted:
+        tf1.set_random_seed(1)
+        for _ in range(3):
+            tf1.random.uniform([])
+        pair = fn(seed, shape)
+        handed_out["shifted"] = {"graph": export_graph(shifted), "names": [str(getattr(t, "name", "")) for t in pair]}
     return {
+        **handed_out,
         "pair_equal": all(np.array_equal(r[0], r[1]) for r in (run1, run2, run3)),
         "new_session_repeats": _equal_lists(run1, run3),
         "advances": not np.array_equal(run1[0], run2[0]) and not np.array_equal(run1[1], run2[1]),
-        "random_ops": random_ops,
-        "separate": (bool(sources_a and sources_b and not sources_a & sources_b)
-                     and np.array_equal(alone[2], run1[1]) and not np.array_equal(alone[2], alone[1])),
+        "separate_values": np.array_equal(alone[2], run1[1]) and not np.array_equal(alone[2], alone[1]),
         "seed_matters": not np.array_equal(run1[0], other),
         "dtypes": [v.dtype.name for v in run1],
         "in_unit_range": all(bool(np.all((r >= 0) & (r < 1))) for r in run1 + run2),
