@@ -7,6 +7,7 @@ lives here:
 
     opened = {name: open_session(build, n_batches) for name, build in ways.items()}
     blocks = rates_in_turns(opened, rounds=5, block_s=0.05)     # {name: [steps/s of each round]}
+    cpu = cpu_ms_in_turns(opened, rounds=5, steps=20)           # {name: median CPU ms per step}
 
 Taking turns spreads a change of load over every way, and the median of the rounds ignores a block
 the machine interrupted. The overlap demo (`fed_ms`, `reader_ms`) times steps whose read and step
@@ -82,6 +83,19 @@ def rates_in_turns(opened: dict, rounds: int, block_s: float) -> dict[str, list[
         for name, (step, _) in opened.items():
             blocks[name].append(block_rate(step, block_s))
     return blocks
+
+
+def cpu_ms_in_turns(opened: dict, rounds: int, steps: int) -> dict[str, float]:
+    """{name: median over `rounds` of the CPU time per step, in ms}: every way runs `steps` steps per
+    round, in turns. CPU time counts only this process's work, so busy neighbours barely move it."""
+    per_round = {name: [] for name in opened}
+    for _ in range(rounds):
+        for name, (step, _) in opened.items():
+            started = time.process_time()
+            for _ in range(steps):
+                step()
+            per_round[name].append((time.process_time() - started) / steps * 1e3)
+    return {name: float(np.median(values)) for name, values in per_round.items()}
 
 
 def ms_per_step(run: Callable[[], object], blocks: int = 3, block_steps: int = 5) -> float:
