@@ -6,6 +6,8 @@ process.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from autograder.course.compare import holds, same, values_match
@@ -142,8 +144,9 @@ def _past_gradients_blocked(observation, run):
                 for run_number, fetch in filter(None, observation["answered_by"][1::2])}
     for graph in sorted({graph for graph, _ in returned}):
         asked = sorted(fetch for g, fetch in returned if g == graph)
+        handles = [f"past/{name}:0" for name in names]
         reached = run({"graph": history["graphs"][graph], "runs": [],
-                       "gradients": [[fetch, [f"past/{name}:0" for name in names]] for fetch in asked]}).get("gradients")
+                       "gradients": [[fetch, handles] for fetch in asked]}).get("gradients")
         if not reached or None in reached:
             return None
         for each in reached:
@@ -166,15 +169,17 @@ def _past_trained(observation, swaps, run):
     for r in runs[:past_read]:
         extended.append(r)
         if r["graph"] == graph:
-            extended.append({"session": r["session"], "graph": graph, "fetches": past_names + current_names, "feeds": []})
+            extended.append({"session": r["session"], "graph": graph, "fetches": past_names + current_names,
+                             "feeds": []})
             if r["session"] in last_read:
                 pairs.append((last_read[r["session"]], len(extended) - 1))
             last_read[r["session"]] = len(extended) - 1
     values, _ = replay_history({"graphs": history["graphs"], "runs": extended}, swaps, run)
     count, trained = len(past_names), 0
+    close = functools.partial(np.allclose, rtol=1e-6, atol=1e-7)
     for before, after in ((values[b], values[a]) for b, a in pairs):
         if before is not None and after is not None:
-            trained += not all(np.allclose(new, old, rtol=1e-6, atol=1e-7) or np.allclose(new, partner, rtol=1e-6, atol=1e-7)
+            trained += not all(close(new, old) or close(new, partner)
                                for new, old, partner in zip(after[:count], before[:count], before[count:]))
     return trained
 
