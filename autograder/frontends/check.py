@@ -52,11 +52,14 @@ class Checker:
         self.lesson = lessons.load(assignment)
         self._expected: dict[str, list[dict[str, Any]]] | None = None
 
-    def __call__(self, exercise_id: str) -> None:
-        """Check one exercise on its public cases and show what passed and what did not."""
+    def __call__(self, exercise_id: str, answer: Any = None) -> None:
+        """Check one exercise on its public cases and show what passed and what did not. `answer`, when
+        given, is checked in place of what the notebook defines under the exercise's name, which stays
+        as it was: a demo hands a wrong attempt in without replacing the student's answer."""
         exercise = self.lesson.exercise(exercise_id)
         _refuse_what_the_grader_zeroes()
-        got, stderr = self._observe(exercise, exercise.cases)
+        namespace = _caller_namespace(2) if answer is None else {exercise.symbol: answer}
+        got, stderr = self._observe(exercise, exercise.cases, namespace)
         self._show(judge_exercise(exercise, exercise.cases, got, self.expected[exercise.id]), stderr)
 
     def hidden(self, exercise_id: str) -> None:
@@ -65,7 +68,7 @@ class Checker:
             raise CheckFailed(NOT_HERE)
         exercise = self.lesson.exercise(exercise_id)
         cases = lessons.hidden_cases(self.lesson.assignment)[exercise.id]
-        got, stderr = self._observe(exercise, cases)
+        got, stderr = self._observe(exercise, cases, _caller_namespace(2))
         verdict = subprocess.run(
             [sys.executable, "-m", "autograder", "judge", self.lesson.assignment, exercise.id],
             input=json.dumps(got), capture_output=True, text=True, timeout=JUDGE_TIMEOUT)
@@ -73,10 +76,11 @@ class Checker:
             raise CheckFailed(f"the hidden tests of {exercise_id} could not be judged: {verdict.stderr[-500:]}")
         self._show(ExerciseResult.from_json(json.loads(verdict.stdout)), stderr)
 
-    def _observe(self, exercise: Exercise, cases: list) -> tuple[list, str]:
-        """Observe `exercise` in this kernel, then re-run what it handed out here too (`replaying`):
-        the same observations the grader completes outside the kernel, on these cases' inputs."""
-        got, stderr = observe(exercise, _caller_namespace(3), cases)
+    def _observe(self, exercise: Exercise, cases: list, namespace: Mapping[str, Any]) -> tuple[list, str]:
+        """Observe `exercise` in this kernel on what `namespace` defines, then re-run what it handed out
+        here too (`replaying`): the same observations the grader completes outside the kernel, on these
+        cases' inputs."""
+        got, stderr = observe(exercise, namespace, cases)
         return replayed(self.lesson, {exercise.id: cases}, {exercise.id: got}, run_here)[exercise.id], stderr
 
     @property

@@ -294,5 +294,24 @@ MUTANTS += [
            ('tf1.global_variables(re.escape(dst_scope) + "/")', 'tf1.trainable_variables(re.escape(dst_scope) + "/")')),
 ]
 
+# Issue 35 (review 04-2): the past copy built without the getter, read without stop_gradient; trained over
+# the current variables only, its outputs are the solution's: only the gradient asked outside the kernel shows it.
+MUTANTS += [
+    edited("trainer_without_stop_gradient", "lagged_trainer", "gradient-reaches-copy",
+           (_GETTER.replace("    def", "        def").replace("\n        ", "\n            "), ""),
+           ('"past", custom_getter=stop_gradient_getter', '"past"')),
+]
+
+# Issue 35 (review 04-3): a loss that includes the past output, minimised over every trainable variable,
+# trains the copy too; it was named lagged-copy (the order) before the check on the past variables existed.
+MUTANTS += [
+    edited("trainer_trains_past_output", "lagged_trainer", "trains-copy",
+           (_GETTER.replace("    def", "        def").replace("\n        ", "\n            "), ""),
+           ('"past", custom_getter=stop_gradient_getter', '"past"'),
+           ("loss = tf.reduce_mean(tf.square(self.current - self.y))",
+            "loss = tf.reduce_mean(tf.square(self.current - self.y)) + tf.reduce_mean(tf.square(self.past - self.y))"),
+           ("optimizer.minimize(loss, var_list=current_vars)", "optimizer.minimize(loss)")),
+]
+
 # Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
 PUBLIC = {"soft_mixes_with_initial_source", "sync_prefix_raises", "trainer_pairs_sorted_lists"}

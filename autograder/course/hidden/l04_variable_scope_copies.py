@@ -200,6 +200,8 @@ DIMENSIONS = {
         "returns (current_out, past_out) as evaluated before this step's sync and update": {
             "large steps": "a large learning rate"},
         "Trains a \"current\" copy of net_fn": {"non-trainable variables": "a non-trainable variable, one step"},
+        "scope `\"past\"` (read through `stop_gradient`, as in Exercise 2)": {
+            "non-trainable variables": "a non-trainable variable, one step", "several steps": "several steps"},
         "builds no ops": {"other numbers of steps": "number of steps"},
     },
     "soft_update": {

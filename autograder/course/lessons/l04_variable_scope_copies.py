@@ -6,6 +6,8 @@ process.
 """
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from autograder.course.compare import holds, same, values_match
@@ -115,7 +117,11 @@ def replay_lagged_trainer(observation, inputs, run):
     created = created_at(history, range(steps[0][0] if steps else 0, len(history["runs"])), run)
     raced = races(history, [i for start, end in steps for i in range(start, end)], run)
     outputs = answers[:len(answers) - len(reads)]
+    blocked = _past_gradients_blocked(observation, run)
+    if blocked is None:
+        return {"error": {"type": "NotReplayable", "message": "tf.gradients failed on the graph handed out"}}
     return {"mispaired": None, "past_variables": observation["past_variables"],
+            "past_gradients_blocked": blocked, "past_trained": _past_trained(observation, swaps, run),
             "sessions_in_steps": observation["sessions_in_steps"],
             "racing_runs": observation["racing_runs"] + sum(r is not False for r in raced),
             "call_sessions": len({r["session"] for r in history["runs"]}),
@@ -125,6 +131,57 @@ def replay_lagged_trainer(observation, inputs, run):
                                for v in fed),
             "modified_finalized_graph": observation["modified_finalized_graph"] or any(
                 i is not None and i >= observation["finalized_ops"] for i in created)}
+
+
+def _past_gradients_blocked(observation, run):
+    """Per past variable, whether `tf.gradients` of every tensor that returned a past output, asked
+    outside the kernel on the graph handed out, is None with respect to it (its reads go through
+    tf.stop_gradient); None when tf.gradients failed there. A past output that came from no run gives
+    nothing to ask (the checks on the outputs judge it)."""
+    history, names = observation["history"], observation["past_variables"]
+    runs, blocked = history["runs"], dict.fromkeys(names, True)
+    returned = {(runs[run_number]["graph"], runs[run_number]["fetches"][fetch])
+                for run_number, fetch in filter(None, observation["answered_by"][1::2])}
+    for graph in sorted({graph for graph, _ in returned}):
+        asked = sorted(fetch for g, fetch in returned if g == graph)
+        handles = [f"past/{name}:0" for name in names]
+        reached = run({"graph": history["graphs"][graph], "runs": [],
+                       "gradients": [[fetch, handles] for fetch in asked]}).get("gradients")
+        if not reached or None in reached:
+            return None
+        for each in reached:
+            blocked.update({name: blocked[name] and not r for name, r in zip(names, each)})
+    return blocked
+
+
+def _past_trained(observation, swaps, run):
+    """How many runs from __init__ on left a past variable at a value that is neither its own nor its
+    current partner's from before the run (a copy changes only by the sync), read outside the kernel:
+    the history re-run with a read of both copies (the probe's last two runs) after each run of their
+    graph, compared with the read after the session's run before. A read that failed (variables not
+    yet initialised) is skipped: the checks on the outputs judge those runs."""
+    history, past_read = observation["history"], observation["past_read"]
+    runs = history["runs"]
+    if past_read is None or past_read + 1 >= len(runs):
+        return 0
+    past_names, current_names = runs[past_read]["fetches"], runs[past_read + 1]["fetches"]
+    graph, extended, pairs, last_read = runs[past_read]["graph"], [], [], {}
+    for r in runs[:past_read]:
+        extended.append(r)
+        if r["graph"] == graph:
+            extended.append({"session": r["session"], "graph": graph, "fetches": past_names + current_names,
+                             "feeds": []})
+            if r["session"] in last_read:
+                pairs.append((last_read[r["session"]], len(extended) - 1))
+            last_read[r["session"]] = len(extended) - 1
+    values, _ = replay_history({"graphs": history["graphs"], "runs": extended}, swaps, run)
+    count, trained = len(past_names), 0
+    close = functools.partial(np.allclose, rtol=1e-6, atol=1e-7)
+    for before, after in ((values[b], values[a]) for b, a in pairs):
+        if before is not None and after is not None:
+            trained += not all(close(new, old) or close(new, partner)
+                               for new, old, partner in zip(after[:count], before[:count], before[count:]))
+    return trained
 
 
 SOFT_UPDATE_MARKED = {"source": "arrays", "target": "arrays"}
@@ -320,6 +377,22 @@ LESSON = Lesson(
                       "step in it.",
                       holds(lambda got: got["sessions_in_steps"] == 0 and got["call_sessions"] <= 1),
                       shows=("sessions_in_steps", "call_sessions")),
+                Check("trains-copy", "changes the past copy's variables only by copying the current ones",
+                      "A run left the past copy's variables at values that neither they nor the current "
+                      "copy held before it: the update trained the past copy too. A loss that includes "
+                      "the past output, minimised over all trainable variables, sends gradients into the "
+                      "copy. Read the past copy through tf.stop_gradient (the custom getter of Exercise 2) "
+                      "and minimise the current output's loss over the current variables only: the past "
+                      "copy changes only by the sync.",
+                      holds(lambda got: got["past_trained"] == 0), shows=("past_trained",)),
+                Check("gradient-reaches-copy", "reads the past copy's variables through tf.stop_gradient",
+                      "The past output still has a gradient with respect to the past copy's variables: "
+                      "the copy is not read through tf.stop_gradient. Build it under "
+                      "variable_scope(\"past\", custom_getter=...) whose getter returns "
+                      "tf.stop_gradient(getter(name, *args, **kwargs)), as in Exercise 2, so that no loss "
+                      "can train it, whatever var_list an optimizer is given.",
+                      holds(lambda got: all(got["past_gradients_blocked"].values())),
+                      shows=("past_gradients_blocked",)),
                 Check("unordered-run", "orders reading the outputs, the sync and the update",
                       "One sess.run fetched an op that writes variables together with a fetch that reads "
                       "them, nothing ordering the two: the sync with the past output (the sync writes the "
@@ -453,7 +526,8 @@ REQUIREMENTS = {
                                                               "matched-by-order"),
         "opens self.sess, initializes every variable and syncs once": ("session-per-step", "no-initial-sync"),
         "returns (current_out, past_out) as evaluated before this step's sync and update": ("lagged-copy", "unordered-run"),
-        "Trains a \"current\" copy of net_fn": "wrong-training",
+        "Trains a \"current\" copy of net_fn": ("wrong-training", "trains-copy"),
+        "scope `\"past\"` (read through `stop_gradient`, as in Exercise 2)": "gradient-reaches-copy",
         "builds no ops": "op-per-step",
     },
     "soft_update": {

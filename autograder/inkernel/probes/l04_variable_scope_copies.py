@@ -217,7 +217,8 @@ def probe_lagged_trainer(cls, n_in, hidden, n_out, x, y, steps, learning_rate, f
     on is handed out (`history`), with the run and fetch that returned each output (`answered_by`:
     current then past, per step), the runs of each step (`step_runs`), the run that read the past
     variables at the end (`past_read`) and the ops the graph held when finalized, for the grader to
-    re-run on the hidden x and y outside the kernel."""
+    re-run on the hidden x and y outside the kernel. The run after `past_read` (when every past variable
+    has a partner under "current/") reads those partners: the grader reads both copies between runs."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
@@ -232,6 +233,8 @@ def probe_lagged_trainer(cls, n_in, hidden, n_out, x, y, steps, learning_rate, f
                 raise
             return {"mispaired": mispaired}
         past_vars = sorted(tf1.global_variables("past/"), key=lambda v: v.op.name)
+        current_vars = {v.op.name: v for v in tf1.global_variables("current/")}
+        partners = [current_vars.get("current/" + _relative(v, "past")) for v in past_vars]
         graph.finalize()
         finalized_ops, guard = len(graph.get_operations()), FinalizedGraphGuard()
         with guard, sessions_made() as sessions, RacingRuns() as racing:
@@ -243,6 +246,8 @@ def probe_lagged_trainer(cls, n_in, hidden, n_out, x, y, steps, learning_rate, f
         session, past_read = getattr(trainer, "sess", None), len(runs.calls)
         if hasattr(session, "run") and not guard.tripped and past_vars:
             session.run(past_vars)
+            if None not in partners:
+                session.run(partners)
         close_session(trainer)
     return {"mispaired": None, "past_variables": [_relative(v, "past") for v in past_vars],
             "sessions_in_steps": sessions.count, "modified_finalized_graph": guard.tripped,
