@@ -91,7 +91,7 @@ def test_setup_cell_and_first_op_write_nothing_to_stderr_but_real_errors_show():
 CLAIMS_AT_LEAST = {
     "01_graphs_and_sessions": 39,
     "02_rebuild_vs_feed": 23,
-    "03_collections_and_trainable": 60,
+    "03_collections_and_trainable": 62,
     "04_variable_scope_copies": 42,
     "05_checkpoints_and_summaries": 64,
     "06_seeds_and_pipelines": 45,

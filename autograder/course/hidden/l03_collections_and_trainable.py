@@ -170,6 +170,7 @@ DIMENSIONS = {
         "all others are updated": {"a variable outside var_list": "outside var_list"},
         "Trains var_list": {"frozen sets in another order": "another order than var_list"},
         "Run one step": {"frozen after it trained": "one frozen after it trained"},
+        "`frozen`: variables of var_list, in any order": {"frozen sets in another order": "another order than var_list"},
     },
     "train_layers": {
         "step i freezes the layers named in frozen_per_step[i]": {"empty steps": "empty steps",

@@ -109,7 +109,9 @@ def replay_freezer(observation, inputs, run):
     history, names = observation["history"], observation["names"]
     step_runs = [i for start, end in observation["step_runs"] for i in range(start, end)]
     init_at, *created = created_at(history, [0, *step_runs], run)
-    counted = {key: observation[key] for key in ("modified_finalized_graph", "steps_run", "op_growth")}
+    counted = {key: observation[key] for key in ("frozen_order", "modified_finalized_graph", "steps_run", "op_growth")}
+    if counted["frozen_order"] is not None:  # the steps stopped there: the check of the order is the verdict
+        return counted
     if counted["modified_finalized_graph"] or any(i is not None and (init_at is None or i > init_at) for i in created):
         return {**counted, "modified_finalized_graph": True}
     values, refused = replay_history(history, mark(inputs, FREEZER_MARKED)[1], run)
@@ -226,8 +228,9 @@ LESSON = Lesson(
                       holds(lambda got: got["created_untrainable"] == []), shows=("created_untrainable",)),
                 Check("removed-too-many", "keeps every variable that is not excluded trainable",
                       "A variable that was not excluded left TRAINABLE_VARIABLES. Match the excluded names "
-                      "exactly (v.op.name == name): 'w' is a prefix of 'w2', and a startswith() or "
-                      "substring test removes both.",
+                      "exactly (v.op.name == name): 'w1' is a prefix of 'w10', so a startswith() or "
+                      "substring test removes both, and so does stripping \":0\" off 'w10:0' with "
+                      "rstrip(\":0\"), which strips characters, not a suffix.",
                       same("trainable"), shows=("trainable",)),
                 Check("edit-after-minimize", "leaves the excluded variables untrained",
                       "The final values are not those of training only the variables left trainable (the "
@@ -244,8 +247,8 @@ LESSON = Lesson(
                       "it will not mix with the float32 tensors of a model.",
                       same("dtypes"), shows=("dtypes",)),
             ),
-            cases=(Case("the source's x and y, x excluded", {"values": {"x": 3.0, "y": 13.0},
-                                                              "excluded": ["x"], "steps": 20, "lr": 0.1}),),
+            cases=(Case("w1 excluded, w10 (w1 is the start of its name) and y trained",
+                        {"values": {"w1": 3.0, "w10": 13.0, "y": -2.0}, "excluded": ["w1"], "steps": 20, "lr": 0.1}),),
         ),
         Exercise(
             id="dense_decay", symbol="dense_with_decay", points=2, probe=probe_dense, replay=replay_dense,
@@ -283,6 +286,12 @@ LESSON = Lesson(
             id="freezer", symbol="Freezer", points=3, probe=probe_freezer,
             marked=tuple(FREEZER_MARKED.items()), replay=replay_freezer,
             checks=(
+                Check("frozen-order", "finds the op for a frozen set listed in any order",
+                      "step() raised when `frozen` listed its variables in another order than var_list, and "
+                      "ran when the same variables came in var_list's order (shown for the public case). "
+                      "`frozen` may come in any order: key the ops by a frozenset of names, not a tuple "
+                      "in the order given.",
+                      holds(lambda got: got["frozen_order"] is None), shows=("frozen_order",)),
                 Check("ops-in-loop", "adds no op while training (graph finalized)",
                       "step() built ops after the graph was finalized (or the graph grew). Build every "
                       "update op you will need in __init__; step() may only choose one and run it.",
@@ -306,15 +315,18 @@ LESSON = Lesson(
                       holds(lambda got: got["bystander_moved"] is False), shows=("bystander_moved",)),
                 Check("not-one-step", "takes exactly one optimizer step per call",
                       "The variables end up elsewhere than after one optimizer step per call of step(): "
-                      "run one update op, once, per call (no second run, no extra update of the others).",
+                      "run one update op, once, per call (no second run, no extra update of the others). "
+                      "Under Adam an apply op per variable is not one step either: every apply op of an "
+                      "AdamOptimizer also advances its beta1_power and beta2_power, which all its "
+                      "variables share, so k such ops in one call age them by k steps.",
                       same("final", rtol=1e-4, atol=1e-5), shows=("final",)),
             ),
             cases=(Case("the source: x=3, y=31, |x - y|, Adam, freeze x 5 steps then y 5 steps, 100 steps", {
                 "values": {"x": 3.0, "y": 31.0}, "loss": "abs_gap", "optimizer": "adam", "lr": 0.01,
                 "cycle": [["x"]] * 5 + [["y"]] * 5, "steps": 100}),
-                   Case("three variables under Adam, steps with nothing or one frozen, a trainable variable outside var_list, 15 steps", {
+                   Case("three variables under Adam, none, one or two frozen (r, q: not in var_list's order), a trainable variable outside var_list, 15 steps", {
                 "values": {"p": -1.0, "q": [-2.0, 0.5], "r": 4.0}, "loss": "quadratic", "optimizer": "adam",
-                "lr": 0.05, "cycle": [[], ["p"], ["q", "r"], [], ["r"]], "steps": 15, "bystander": 1.0})),
+                "lr": 0.05, "cycle": [[], ["p"], ["r", "q"], [], ["r"]], "steps": 15, "bystander": 1.0})),
         ),
         Exercise(
             id="train_layers", symbol="train_layers", points=2, probe=probe_train_layers,
@@ -332,7 +344,9 @@ LESSON = Lesson(
                       shows=("frozen_moved_after_training",)),
                 Check("unfrozen-stuck", "trains every layer that is not frozen",
                       "A layer that was not frozen did not change: set trainable=True on every layer "
-                      "not listed for the step.", holds(lambda got: got["unfrozen_stuck"] == []),
+                      "not listed for the step. Match the names exactly (layer.name in frozen): Keras "
+                      "names layers dense, dense_1, ..., and a startswith() test freezing dense freezes "
+                      "dense_1 too.", holds(lambda got: got["unfrozen_stuck"] == []),
                       shows=("unfrozen_stuck",)),
                 Check("wrong-loss", "returns the reference losses",
                       "The losses differ from the reference: use one Adam(lr) optimizer for the whole "
@@ -340,10 +354,10 @@ LESSON = Lesson(
                       "mean((model(x) - y)**2), and return each step's loss before its update.",
                       same("losses", rtol=1e-4, atol=1e-5), shows=("losses",)),
             ),
-            cases=(Case("hidden then out, alternating", {
+            cases=(Case("Keras's names dense, dense_1 and out, frozen in turns", {
                 "x": [[0.0, 1.0], [1.0, 0.0], [1.0, 1.0], [0.5, -0.5]], "y": [[1.0], [0.0], [1.0], [0.5]],
-                "layers": [["hidden", 3], ["out", 1]],
-                "schedule": [["hidden"], ["hidden"], [], ["out"], ["out"], ["hidden"]], "lr": 0.05}),),
+                "layers": [["dense", 3], ["dense_1", 2], ["out", 1]],
+                "schedule": [["dense"], ["dense"], [], ["dense_1"], ["out"], ["dense"]], "lr": 0.05}),),
         ),
     ),
 )
@@ -377,6 +391,7 @@ REQUIREMENTS = {
         "variables in `frozen` stay bit-identical": ("collection-after-minimize", "zero-gradient-not-freeze"),
         "all others are updated": "unfrozen-stuck",
         "Trains var_list": "trains-outside-var-list",
+        "`frozen`: variables of var_list, in any order": "frozen-order",
         "Run one step": "not-one-step",
     },
     "train_layers": {

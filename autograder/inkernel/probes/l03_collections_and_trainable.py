@@ -204,6 +204,15 @@ def _freezer_loss(kind, variables):
     return tf.add_n([tf.reduce_sum(tf.square(t - float(k + 1))) for k, t in enumerate(v)])  # "quadratic"
 
 
+def _steps(freezer, sess, frozen) -> bool:
+    """Whether `freezer.step(sess, frozen)` returns without raising."""
+    try:
+        freezer.step(sess, frozen)
+    except Exception:  # noqa: BLE001 - any error: the step does not run with this order either
+        return False
+    return True
+
+
 def probe_freezer(cls, values, loss, optimizer, lr, cycle, steps, bystander=None):
     """Build the Freezer, finalize the graph, then train `steps` steps freezing cycle[i % len(cycle)].
 
@@ -215,6 +224,9 @@ def probe_freezer(cls, values, loss, optimizer, lr, cycle, steps, bystander=None
     them outside the kernel with the hidden learning rate (`replay_freezer`), and judges the weights
     those runs compute, not what the kernel read. The op counts and the finalized error are an alarm
     kept in the kernel beside it.
+
+    A step that raises on a frozen list out of var_list's order, and runs with the same variables in
+    that order, ends the training there (`frozen_order`): the error is the order's.
     """
     import tensorflow as tf
     from tensorflow.python.client import session as tf_session
@@ -236,7 +248,7 @@ def probe_freezer(cls, values, loss, optimizer, lr, cycle, steps, bystander=None
         init = tf1.global_variables_initializer()
         graph.finalize()
         ops_at_start = op_count(graph)
-        op_counts, guard, reads, step_runs = [], FinalizedGraphGuard(), [], []
+        op_counts, guard, reads, step_runs, frozen_order = [], FinalizedGraphGuard(), [], [], None
         with tf1.Session() as sess, RunsRecorded() as runs:
 
             def read():
@@ -249,13 +261,20 @@ def probe_freezer(cls, values, loss, optimizer, lr, cycle, steps, bystander=None
             tf_session.BaseSession.run(sess, init)
             read()
             with guard:
-                for frozen in schedule:
+                for i, frozen in enumerate(schedule):
                     start = len(runs.calls)
-                    freezer.step(sess, [variables[n] for n in frozen])
+                    try:
+                        freezer.step(sess, [variables[n] for n in frozen])
+                    except Exception:
+                        in_order = [n for n in values if n in frozen]
+                        if in_order == frozen or not _steps(freezer, sess, [variables[n] for n in in_order]):
+                            raise
+                        frozen_order = {"step": i, "frozen": frozen, "var_list_order": in_order}
+                        break
                     step_runs.append([start, len(runs.calls)])
                     read()
                     op_counts.append(op_count(graph))
-    return {"modified_finalized_graph": guard.tripped, "steps_run": len(step_runs),
+    return {"frozen_order": frozen_order, "modified_finalized_graph": guard.tripped, "steps_run": len(step_runs),
             "op_growth": (op_counts[-1] - ops_at_start) if op_counts else 0, "names": list(values),
             "bystander": bystander is not None, "reads": reads, "step_runs": step_runs, "history": runs.history()}
 
