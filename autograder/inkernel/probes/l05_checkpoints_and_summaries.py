@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import hashlib
 import os
 import shutil
 import tempfile
@@ -34,6 +35,32 @@ def _savers_made():
     import tensorflow as tf
 
     return CallCounter(tf.compat.v1.train.Saver, "__init__")
+
+
+class _FedBatches(CallCounter):
+    """`with _FedBatches() as fed:` records, for each Session.run given numbers to feed, one digest of
+    the values fed (`fed.digests`, in the order run): which batch each step took, whatever the
+    placeholders are called. A Saver's runs feed a file name, and are left out."""
+
+    def __init__(self) -> None:
+        from tensorflow.python.client.session import BaseSession
+
+        super().__init__(BaseSession, "run")
+        self.digests = []
+
+    def _wrap(self, original):
+        def recorded(session, fetches, feed_dict=None, *args, **kwargs):
+            values = [np.asarray(v) for v in (feed_dict or {}).values()]
+            if values and all(v.dtype.kind in "biuf" for v in values):
+                self.digests.append(sorted(_digest(v) for v in values))
+            return original(session, fetches, feed_dict, *args, **kwargs)
+
+        return recorded
+
+
+def _digest(value):
+    """A short digest of an array's dtype, shape and bytes."""
+    return hashlib.sha256(f"{value.dtype}{value.shape}".encode() + value.tobytes()).hexdigest()[:12]
 
 
 def probe_global_step(make_train_op, w0, target, learning_rate, runs):
@@ -70,8 +97,8 @@ def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at
     and it must stay untouched. Savers the exercise builds are counted. Handed out for the grader to
     read: the graph (`graph`: a Saver built adds a SaveV2 op, beside the probe's `probe_savers`), the
     directory's files after each call (`fresh_files`, `files`), and a checkpoint the probe
-    writes of `w` and the step after each call (`fresh_state`, `state`; none after the fresh call
-    when the variables were left uninitialised).
+    writes of `w` and the step after each call (`fresh_state`, `state`; none when the variables were
+    left uninitialised, and then `state_saved` is false for the second call).
     """
     import tensorflow as tf
 
@@ -93,9 +120,7 @@ def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at
             except (ValueError, tf.errors.OpError) as exc:
                 fresh_error, fresh_returned = type(exc).__name__, None
             fresh_files = hand_out_files(ckpt_dir)
-            try:
-                state.save(sess, os.path.join(fresh_dir, "state"), write_meta_graph=False)
-            except tf.errors.FailedPreconditionError:
+            if not _saved_state(state, sess, fresh_dir):
                 sess.run(tf1.global_variables_initializer())
             for step in range(1, steps + 1):
                 sess.run(advance)
@@ -105,7 +130,7 @@ def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at
             sess = tf1.Session()
             returned = restore_or_initialize(sess, restorer, ckpt_dir)
             files = hand_out_files(ckpt_dir)
-            state.save(sess, os.path.join(state_dir, "state"), write_meta_graph=False)
+            restored_saved = _saved_state(state, sess, state_dir)
             sess.close()
             try:
                 default_session.run(w)
@@ -123,7 +148,19 @@ def probe_restore_or_initialize(restore_or_initialize, size, seed, keep, save_at
     return {"fresh_error": fresh_error, "fresh_returned": fresh_returned, "returned": shown,
             "used_default_session": used_default, "savers_built": exercise_savers, "probe_savers": probe_savers,
             "graph": exported, "fresh_files": fresh_files, "files": files, "fresh_state": fresh_state,
-            "state": restored_state}
+            "state": restored_state, "state_saved": restored_saved}
+
+
+def _saved_state(state, sess, directory):
+    """Whether `state` saved `sess`'s variables into `directory`: not when the exercise left them
+    uninitialised (it worked in another session), which the grader then reads as such."""
+    import tensorflow as tf
+
+    try:
+        state.save(sess, os.path.join(directory, "state"), write_meta_graph=False)
+    except tf.errors.FailedPreconditionError:
+        return False
+    return True
 
 
 def probe_train_resumable(train_resumable, seed, total_steps, save_every, max_to_keep, crashes):
@@ -133,7 +170,8 @@ def probe_train_resumable(train_resumable, seed, total_steps, save_every, max_to
     The first crashed run and the uninterrupted one both start fresh, so their first losses must agree
     bit for bit (seeded init and data). Savers built and saves made are counted on the uninterrupted run.
     Its directory's files are handed out (`files`), and those of the crashed-and-resumed runs' directory
-    (`crashed_files`): the grader reads which checkpoints each kept.
+    (`crashed_files`): the grader reads which checkpoints each kept. `fed` holds a digest of each batch
+    the uninterrupted run fed, in order.
     """
     import tensorflow as tf
 
@@ -141,11 +179,11 @@ def probe_train_resumable(train_resumable, seed, total_steps, save_every, max_to
 
     def run(ckpt_dir, **kw):
         with tf.Graph().as_default(), _savers_made() as savers, CallCounter(tf1.train.Saver, "save") as saves, \
-                CallCounter(tf1.train.Saver, "restore") as restores:
+                CallCounter(tf1.train.Saver, "restore") as restores, _FedBatches() as fed:
             out = train_resumable(ckpt_dir, seed, total_steps, save_every, max_to_keep, **kw)
         return {"step": int(out["step"]), "w": np.asarray(out["w"]), "b": np.asarray(out["b"]),
                 "losses": [float(v) for v in out["losses"]], "savers": savers.count, "saves": saves.count,
-                "restores": restores.count}
+                "restores": restores.count, "fed": fed.digests}
 
     with _fresh_dirs(2) as (dir_a, dir_c), FreshDirectory() as cwd:
         full = run(dir_a)
@@ -171,7 +209,7 @@ def probe_train_resumable(train_resumable, seed, total_steps, save_every, max_to
             "trained": bool(full["losses"] and min(full["losses"]) < 0.5 * full["losses"][0]),
             "saver_per_save": full["saves"] > 1 and full["savers"] >= full["saves"],
             "stray_files": cwd.left,
-            "losses": full["losses"], "w": full["w"], "b": full["b"]}
+            "losses": full["losses"], "w": full["w"], "b": full["b"], "fed": full["fed"]}
 
 
 def probe_renaming_saver(build_renaming_saver, old_scope, new_scope, variables, seed, sibling=""):
@@ -182,7 +220,8 @@ def probe_renaming_saver(build_renaming_saver, old_scope, new_scope, variables, 
     whose names share the prefix, which must be left out.
 
     Handed out for the grader to read: the checkpoint the exercise's Saver writes after the restore
-    (`written_files`), and one the probe writes of the new graph's variables (`state_files`).
+    (`written_files`), and one the probe writes of the new graph's variables (`state_files`). When
+    building the Saver raised KeyError, only that (`lookup_error`).
     """
     import tensorflow as tf
 
@@ -207,7 +246,10 @@ def probe_renaming_saver(build_renaming_saver, old_scope, new_scope, variables, 
                 for name, shape, _ in specs:
                     tf1.get_variable(f"{new_scope}{sibling}/{name}", shape, initializer=tf1.zeros_initializer())
             head = tf1.get_variable("head/kernel", [2, 1], initializer=tf1.zeros_initializer())
-            saver = build_renaming_saver(ckpt_path, old_scope, new_scope)
+            try:
+                saver = build_renaming_saver(ckpt_path, old_scope, new_scope)
+            except KeyError as exc:  # a name looked up that is not there: named by a check, not as "raised"
+                return {"lookup_error": f"KeyError: {exc}"}
             state = tf1.train.Saver({v.op.name: v for v in [*new_vars, head]})
             with tf1.Session() as sess:
                 sess.run(tf1.global_variables_initializer())
@@ -219,7 +261,8 @@ def probe_renaming_saver(build_renaming_saver, old_scope, new_scope, variables, 
                 state.save(sess, os.path.join(state_dir, "state"), write_meta_graph=False)
                 saver.save(sess, os.path.join(out_dir, "written"), write_meta_graph=False)
         written_files, state_files = hand_out_files(out_dir), hand_out_files(state_dir)
-    return {"restore_error": restore_error, "written_files": written_files, "state_files": state_files}
+    return {"lookup_error": None, "restore_error": restore_error, "written_files": written_files,
+            "state_files": state_files}
 
 
 def probe_best_keeper(best_keeper_cls, val_losses, save_every):
