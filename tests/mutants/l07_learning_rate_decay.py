@@ -226,3 +226,17 @@ MUTANTS += [
 
 # The public case sees both: the race is in the graph's structure, and it runs t_mul == 1.
 PUBLIC = {"auto_reads_each_variable_several_times", "restarts_forget_t_mul_one"}
+
+# Review revG (issue 35): answers the old public case (decay_rate, factor, m_mul 0.5; t_mul 2; patience 2)
+# could not tell from the right one, and a cut that does not compound, which every decrease hid.
+MUTANTS += [
+    edited("exponential_one_minus_decay_rate", "exponential_family", "exponential-formula",
+           ("return learning_rate * decay_rate ** p", "return learning_rate * (1 - decay_rate) ** p")),
+    edited("restarts_assume_t_mul_two", "cosine_family", "restart-period",
+           (_RESTARTS_PERIOD, "i = np.floor(np.log2(1 + p))\n        fraction = (p - (2 ** i - 1)) / 2 ** i")),
+    edited("restarts_one_minus_m_mul", "cosine_family", "restart-height", ("0.5 * m_mul ** i *", "0.5 * (1 - m_mul) ** i *")),
+    edited("auto_patience_two", "auto_decay", "patience-count", ("bad >= patience", "bad >= 2")),
+    edited("auto_cuts_to_initial_times_factor", "auto_decay", "cut-by-factor", ("rate * factor", "initial_rate * factor")),
+]
+PUBLIC |= {"exponential_one_minus_decay_rate", "restarts_assume_t_mul_two", "restarts_one_minus_m_mul",
+           "auto_patience_two", "auto_cuts_to_initial_times_factor", "auto_cuts_by_one_minus_factor"}

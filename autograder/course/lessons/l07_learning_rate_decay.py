@@ -95,14 +95,34 @@ def judge_backwards(observation, inputs, run):
 
 def judge_restarts(observation, inputs, run):
     """The restart values with a step that lands exactly on a warm restart taken as right on either
-    side of it (`either_side_of_restarts`), decided outside the kernel on the case's own inputs."""
+    side of it (`either_side_of_restarts`), decided outside the kernel on the case's own inputs; and
+    whether the restarts with only t_mul sit at the floor past the first period
+    (`zero_height_past_first_period`)."""
     done, steps = dict(observation), np.asarray(inputs["steps"], dtype=np.int64)
     for key, (t_mul, m_mul) in restart_kinds(inputs["t_mul"], inputs["m_mul"]).items():
         done[key] = either_side_of_restarts(observation[key], observation["tf_" + key], steps,
                                             inputs["learning_rate"], inputs["decay_steps"], inputs["alpha"],
                                             t_mul, m_mul).tolist()
         done[key + "_first_difference"] = first_difference(steps, done[key], observation["tf_" + key])
+    done["zero_height_past_first_period"] = _flat_past_first_period(observation["restarts_t"], steps, inputs)
     return done
+
+
+def _flat_past_first_period(rates, steps, inputs):
+    """Whether every rate past the first period is the floor, learning_rate * alpha (a height of zero)."""
+    later = steps >= inputs["decay_steps"]
+    try:
+        return bool(later.any() and np.allclose(np.asarray(rates, dtype=np.float64)[later],
+                                                inputs["learning_rate"] * inputs["alpha"], rtol=RTOL, atol=ATOL))
+    except (IndexError, TypeError, ValueError):
+        return False
+
+
+@_safe
+def _period_agrees(got, expected):
+    """The restarts with only t_mul (m_mul = 1) are right, unless every restart after the first period
+    is flat at the floor: a height of (1 - m_mul)**i = 0 is restart-height's mistake, not a period's."""
+    return got["zero_height_past_first_period"] or _close(got, expected, "restarts_t")
 
 
 # ---------------------------------------------------------------- auto decay
@@ -127,13 +147,27 @@ def _same_cuts(name):
 
 @_safe
 def _cuts_by_factor(got, expected):
-    """Every cut multiplies the rate by `factor`, in every script (whenever the cuts happen)."""
+    """Every cut multiplies the rate in force by `factor`, in every script: each decrease the student's
+    rates show is by `factor`; and rates that never fall below `initial_rate * factor` (no cut ever
+    compounds) stay put at none of the reference's cuts that they meet as the reference's own, after a
+    cut: a second cut to `initial_rate * factor` leaves the rate where it was. A cut made or missed at
+    another time is a timing check's."""
+    factor, initial = got["factor"], got["initial_rate"]
+
+    def by_factor(new, old):
+        return abs(new - old * factor) <= 1e-5 * abs(old * factor) + 1e-9
+
+    compounds = any(r < initial * factor * (1 - 1e-6) for name in SCRIPTS for r in got["rates_" + name])
     for name in SCRIPTS:
-        rates = got["rates_" + name]
-        previous = [got["initial_rate"]] + rates[:-1]
-        for i in _cuts(rates, got["initial_rate"]):
-            if abs(rates[i] - previous[i] * got["factor"]) > 1e-5 * abs(previous[i] * got["factor"]) + 1e-9:
-                return False
+        rates, reference = got["rates_" + name], expected["rates_" + name]
+        previous = [initial] + rates[:-1]
+        if not all(by_factor(rates[i], previous[i]) for i in _cuts(rates, initial)):
+            return False
+        if not compounds and any(i < len(rates) and _cuts(reference[:i], initial)
+                                 and values_match(rates[:i], reference[:i], 1e-6, 1e-9)
+                                 and not by_factor(rates[i], previous[i])
+                                 for i in _cuts(reference, initial)):
+            return False
     return True
 
 
@@ -230,7 +264,7 @@ def _replays(got):
 STEPS_EXP = [0, 1, 5, 9, 10, 11, 19, 20, 25, 40, 63, 100]
 STEPS_PIECE = [0, 5, 9, 10, 11, 20, 29, 30, 31, 50]
 STEPS_POLY = [0, 1, 3, 5, 9, 10, 11, 15, 19, 20, 21, 29, 30, 35]
-STEPS_COS = [0, 2, 5, 9, 10, 11, 15, 20, 29, 30, 31, 45, 69, 70, 71, 100]
+STEPS_COS = [0, 2, 5, 9, 10, 11, 15, 20, 29, 30, 31, 39, 40, 41, 45, 69, 70, 71, 100, 129, 130, 131]
 
 LESSON = Lesson(
     assignment="07_learning_rate_decay",
@@ -265,8 +299,8 @@ LESSON = Lesson(
                       "ValueError, not fall through and return None (or a curve of another kind).",
                       holds(lambda got: got["unknown_kind_error"] == "ValueError"), shows=("unknown_kind_error",)),
             ),
-            cases=(Case("lr 0.1, decay_steps 10, decay_rate 0.5",
-                        {"learning_rate": 0.1, "decay_steps": 10, "decay_rate": 0.5, "steps": STEPS_EXP}),),
+            cases=(Case("lr 0.1, decay_steps 10, decay_rate 0.6",
+                        {"learning_rate": 0.1, "decay_steps": 10, "decay_rate": 0.6, "steps": STEPS_EXP}),),
         ),
         Exercise(
             id="piecewise", symbol="np_piecewise_constant", points=2, probe=probe_piecewise, replay=judge_backwards,
@@ -332,7 +366,7 @@ LESSON = Lesson(
                       "period from the geometric sum, i = floor(log(1 - p * (1 - t_mul)) / log(t_mul)), "
                       "and the fraction inside it. Use floor(p) only when t_mul == 1. A step on a restart begins "
                       "the new period (fraction 0), not the end of the old one.",
-                      _agrees("restarts_t"), shows=("restarts_t_first_difference",)),
+                      _period_agrees, shows=("restarts_t_first_difference",)),
                 Check("restart-t-mul-one", "restarts: t_mul == 1 gives equal periods, not NaN",
                       "With t_mul == 1 your restarts gave NaN (or inf): the period index divides by "
                       "log(t_mul), which is log(1) = 0, and (1 - t_mul**i) / (1 - t_mul) divides by zero too. "
@@ -360,8 +394,8 @@ LESSON = Lesson(
                       "not fall through and return None (or a curve of another kind).",
                       holds(lambda got: got["unknown_kind_error"] == "ValueError"), shows=("unknown_kind_error",)),
             ),
-            cases=(Case("lr 0.1 over 10 steps, alpha 0.1, t_mul 2, m_mul 0.5",
-                        {"learning_rate": 0.1, "decay_steps": 10, "alpha": 0.1, "t_mul": 2.0, "m_mul": 0.5,
+            cases=(Case("lr 0.1 over 10 steps, alpha 0.1, t_mul 3, m_mul 0.6",
+                        {"learning_rate": 0.1, "decay_steps": 10, "alpha": 0.1, "t_mul": 3.0, "m_mul": 0.6,
                          "num_periods": 1.0, "beta": 0.001, "steps": STEPS_COS}),),
         ),
         Exercise(
@@ -426,7 +460,7 @@ LESSON = Lesson(
                       "non-trainable variables that update() assigns, let `tf.where` decide, and feed the "
                       "graph nothing but the loss: every call runs the same ops.",
                       holds(lambda got: not got["fed_python_state"] and not got["uneven_calls"] and _replays(got)),
-                      shows=("rates_zigzag", "replay_rates_zigzag")),
+                      shows=()),
                 Check("rate-not-in-graph", "after each update() the learning_rate variable holds the rate it returned",
                       "The rate an optimizer reads is the `learning_rate` variable: after every update() it "
                       "must hold the rate update() returned, i.e. the rate now in force. Assign the new rate "
@@ -434,8 +468,9 @@ LESSON = Lesson(
                       "assign: two fetches of one run have no fixed order).",
                       holds(_rate_in_variable), shows=("rates_plateau", "variable_plateau")),
                 Check("cut-by-factor", "each cut multiplies the rate by factor",
-                      "A cut multiplies the rate in force by `factor` (0.5 halves it): not by 1 - factor, "
-                      "not the initial rate times factor, and never more than once per evaluation.",
+                      "A cut multiplies the rate in force by `factor` (0.3 keeps 30% of it): not by 1 - factor, "
+                      "not the initial rate times factor (a second cut must lower the rate again), and never "
+                      "more than once per evaluation.",
                       _cuts_by_factor, shows=("rates_rise", "rates_plateau")),
                 Check("patience-count", "the cut comes after exactly `patience` evaluations without a new best",
                       "With losses that only rise after their best, the rate must be cut at the `patience`-th "
@@ -466,13 +501,13 @@ LESSON = Lesson(
                       "with the expected ones evaluation by evaluation.",
                       same(*("rates_" + n for n in SCRIPTS)), shows=("rates_zigzag", "rates_plateau")),
             ),
-            cases=(Case("lr 0.1, factor 0.5, patience 2",
-                        {"initial_rate": 0.1, "factor": 0.5, "patience": 2, "scripts": {
-                            "rise": [1.0, 0.9, 1.0, 1.1, 0.8, 0.7],
-                            "zigzag": [1.0, 0.9, 0.95, 0.92, 0.85, 0.9, 0.87, 0.8, 0.84, 0.82, 0.79],
-                            "plateau": [1.0, 0.8, 0.81, 0.82, 0.83, 0.84, 0.85, 0.79, 0.8, 0.8, 0.8],
-                            "ties": [1.0, 1.0, 1.0, 0.9, 0.9, 0.9, 0.8, 0.8, 0.7],
-                            "recover": [1.0, 1.1, 0.9, 1.0, 0.8, 0.85, 0.7]}}),),
+            cases=(Case("lr 0.1, factor 0.3, patience 3",
+                        {"initial_rate": 0.1, "factor": 0.3, "patience": 3, "scripts": {
+                            "rise": [1.0, 0.9, 1.0, 1.1, 1.2, 0.8, 0.7],
+                            "zigzag": [1.0, 0.9, 0.95, 0.92, 0.94, 0.85, 0.9, 0.87, 0.89, 0.8, 0.84, 0.82, 0.79],
+                            "plateau": [1.0, 0.8, 0.81, 0.82, 0.83, 0.84, 0.85, 0.86, 0.87, 0.79, 0.8, 0.8, 0.8],
+                            "ties": [1.0, 1.0, 1.0, 1.0, 0.9, 0.9, 0.9, 0.9, 0.8, 0.8, 0.7],
+                            "recover": [1.0, 1.1, 1.05, 0.9, 1.0, 0.95, 0.8, 0.85, 0.82, 0.7]}}),),
         ),
     ),
 )

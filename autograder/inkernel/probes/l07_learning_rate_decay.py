@@ -40,14 +40,18 @@ def _sig(values, digits=7):
     return np.array([float(f"{v:.{digits}g}") for v in a.ravel()]).reshape(a.shape)
 
 
+NO_DIFFERENCE = "no difference"
+
+
 def first_difference(steps, mine, theirs, label=""):
-    """Where the student's values first leave TensorFlow's, in words ("none" when they never do)."""
+    """Where the student's values first leave TensorFlow's, in words (NO_DIFFERENCE when they never do:
+    shown beside a difference as its expected value, it reads "expected no difference")."""
     mine, theirs = np.asarray(mine, np.float64), np.asarray(theirs, np.float64)
     if mine.shape != theirs.shape:
         return f"{label}your function returned shape {mine.shape} for {len(theirs)} steps"
     bad = ~np.isclose(mine, theirs, rtol=RTOL, atol=ATOL)
     if not bad.any():
-        return "none"
+        return NO_DIFFERENCE
     i = int(np.argmax(bad))
     return f"{label}step {int(steps[i])}: yours {mine[i]:.6g}, TensorFlow {theirs[i]:.6g}"
 
@@ -61,7 +65,7 @@ def _annotate(obs, key, steps, labels=None):
     obs[key] = [_sig(v) for v in obs[key]]
     obs["tf_" + key] = [_sig(v) for v in obs["tf_" + key]]
     found = [first_difference(steps, m, t, label) for m, t, label in zip(obs[key], obs["tf_" + key], labels)]
-    obs[key + "_first_difference"] = next((f for f in found if f != "none"), "none")
+    obs[key + "_first_difference"] = next((f for f in found if f != NO_DIFFERENCE), NO_DIFFERENCE)
 
 
 def _tf_run(build, steps):
