@@ -19,6 +19,14 @@ MUTANTS = [
     edited("bookkeeping_bias_not_model", "bookkeeping", "not-model-variables",
            ('b = tf1.get_variable("b", initializer=b0, collections=model_keys)', 'b = tf1.get_variable("b", initializer=b0)')),
     edited("bookkeeping_tf2_summary", "bookkeeping", "summary-not-collected", ("tf1.summary.scalar(", "tf.summary.scalar(")),
+    # Issue 35: the summary taken before the bias; the public b0 averaged to 0 and hid it.
+    edited("bookkeeping_summary_before_bias", "bookkeeping", "summary-value",
+           ('tf1.summary.scalar("mean_logit", tf.reduce_mean(logits))',
+            'tf1.summary.scalar("mean_logit", tf.reduce_mean(tf.matmul(x, w)))')),
+    # Issue 35: only the first excluded name removed; it was named edited-copy.
+    edited("excluding_first_only", "train_excluding", "some-excluded-kept",
+           ("    for name in excluded:\n        live.remove(variables[name])\n",
+            "    if excluded:\n        live.remove(variables[excluded[0]])\n")),
     edited("excluding_edits_copy", "train_excluding", "edited-copy", ("get_collection_ref(", "get_collection(")),
     edited("excluding_after_minimize", "train_excluding", "edit-after-minimize",
            (_EXCLUDE, ""), ("    with tf1.Session() as sess:", _EXCLUDE + "    with tf1.Session() as sess:")),
@@ -168,4 +176,4 @@ PUBLIC = {"freezer_op_per_variable", "freezer_all_trainables", "decay_regularize
           # Issue 35: each passed the public case before it held the situation (a name the start of
           # another, a frozen list out of var_list's order, Keras's dense and dense_1).
           "excluding_by_prefix", "excluding_names_by_rstrip", "freezer_keys_in_given_order",
-          "layers_frozen_by_prefix"}
+          "layers_frozen_by_prefix", "bookkeeping_summary_before_bias", "excluding_first_only"}

@@ -35,6 +35,13 @@ def _no_extra_trainable(got, expected):
     return not set(got["trainable"]) - set(expected["trainable"])
 
 
+def _some_excluded_kept(got, expected):
+    """Fails when some excluded variables left TRAINABLE_VARIABLES and others stayed in it."""
+    excluded = set(expected["global"]) - set(expected["trainable"])
+    kept = set(got["trainable"]) & excluded
+    return not kept or kept == excluded
+
+
 def _model_vars_global(got, expected):
     return set(got["model"]) <= set(got["global"])
 
@@ -207,12 +214,17 @@ LESSON = Lesson(
             ),
             cases=(Case("2 inputs, 3 outputs", {"x": [[1.0, 2.0], [-1.0, 0.5]],
                                                 "w0": [[0.1, -0.2, 0.3], [0.4, 0.0, -0.1]],
-                                                "b0": [0.0, 0.5, -0.5]}),),
+                                                "b0": [0.1, 0.5, -0.3]}),),
         ),
         Exercise(
             id="train_excluding", symbol="train_excluding", points=2, probe=probe_train_excluding,
             replay=replay_train_excluding,
             checks=(
+                Check("some-excluded-kept", "removes every excluded variable, not only some",
+                      "Some excluded variables left TRAINABLE_VARIABLES and others are still in it: the "
+                      "edit reached the live list, but not for every name. Remove each name in excluded "
+                      "(a loop over all of them), not only the first.",
+                      _some_excluded_kept, shows=("trainable",)),
                 Check("edited-copy", "removes the excluded variables from TRAINABLE_VARIABLES",
                       "An excluded variable is still in TRAINABLE_VARIABLES. tf1.get_collection returns a "
                       "new list each call: removing from it changes nothing the graph keeps (and passing "
@@ -248,7 +260,8 @@ LESSON = Lesson(
                       same("dtypes"), shows=("dtypes",)),
             ),
             cases=(Case("w1 excluded, w10 (w1 is the start of its name) and y trained",
-                        {"values": {"w1": 3.0, "w10": 13.0, "y": -2.0}, "excluded": ["w1"], "steps": 20, "lr": 0.1}),),
+                        {"values": {"w1": 3.0, "w10": 13.0, "y": -2.0, "z": 0.5}, "excluded": ["w1", "z"],
+                         "steps": 20, "lr": 0.1}),),
         ),
         Exercise(
             id="dense_decay", symbol="dense_with_decay", points=2, probe=probe_dense, replay=replay_dense,
@@ -376,7 +389,8 @@ REQUIREMENTS = {
         "(everything it builds runs)": "run-raised",
     },
     "train_excluding": {
-        "excluding variables through TRAINABLE_VARIABLES": ("edited-copy", "created-untrainable", "edit-after-minimize"),
+        "excluding variables through TRAINABLE_VARIABLES": ("some-excluded-kept", "edited-copy", "created-untrainable",
+                                                            "edit-after-minimize"),
         "excluded variables keep their initial values; the others train": "removed-too-many",
         "(every variable stays global, float32)": ("global-collection", "not-float32"),
     },
