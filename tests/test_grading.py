@@ -54,18 +54,19 @@ def test_mutant_loses_its_exercise_and_is_named(graded, assignment, student, mut
     assert all(e["points"] == e["max_points"] for e in others), [e["feedback"] for e in others if not e["passed"]]
 
 
-def _public_mutants(assignment: str) -> set[str]:
-    """The names in `tests/mutants/l<assignment>.py`'s `PUBLIC`: mutants its public case must catch."""
+def _named(assignment: str, attribute: str) -> set[str]:
+    """The mutant names in `tests/mutants/l<assignment>.py`'s `attribute` (`PUBLIC`: mutants its public
+    case must catch, first and by name; `HIDDEN_ONLY`: the known debt, mutants it still passes)."""
     import tests.mutants
     from tests.swaps import swaps_of
 
     try:
-        return set(swaps_of(tests.mutants, assignment, "PUBLIC"))
+        return set(swaps_of(tests.mutants, assignment, attribute))
     except AttributeError:
         return set()
 
 
-PUBLIC_MUTANTS = [(a, s, m) for a, s, m in MUTANTS if m.name in _public_mutants(a)]
+PUBLIC_MUTANTS = [(a, s, m) for a, s, m in MUTANTS if m.name in _named(a, "PUBLIC")]
 
 
 @pytest.mark.slow
@@ -77,6 +78,21 @@ def test_public_check_catches_what_the_hidden_cases_grade(graded, assignment, st
     target = {e["id"]: e for e in record["exercises"]}[mutant.exercise]
     first = next(o for o in target["outcomes"] if o["judged"] and not o["passed"])
     assert first["id"] == mutant.misconception and first["public"], first
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("assignment,student,mutant", MUTANTS, ids=[m.name for _, _, m in MUTANTS])
+def test_no_public_pass_is_taken_back(graded, assignment, student, mutant):
+    """DESIGN: a public check never says PASS for what the hidden cases take back. Every mutant's
+    exercise fails on a public case, apart from its lesson's `HIDDEN_ONLY`, the debt known today, each
+    of which must still pass in public: a public case that comes to catch one takes it off the list."""
+    target = {e["id"]: e for e in graded[(student, assignment)]["exercises"]}[mutant.exercise]
+    public_fail = [o["id"] for o in target["outcomes"] if o["judged"] and not o["passed"] and o["public"]]
+    if mutant.name in _named(assignment, "HIDDEN_ONLY"):
+        assert not public_fail, f"{mutant.name} now fails in public ({public_fail}): take it off HIDDEN_ONLY"
+    else:
+        assert public_fail, f"the public check says PASS to {mutant.name}, which the hidden cases fail: " \
+                            f"{target['failed_checks']}"
 
 
 def _not_claimed(assignment: str) -> dict[str, tuple[str, ...]]:
@@ -108,7 +124,8 @@ def test_public_mutants_are_mutants():
 
     for assignment in ASSIGNMENTS:
         names = {m.name for m in mutants_of(assignment)}
-        assert _public_mutants(assignment) <= names, assignment
+        assert _named(assignment, "PUBLIC") | _named(assignment, "HIDDEN_ONLY") <= names, assignment
+        assert not _named(assignment, "PUBLIC") & _named(assignment, "HIDDEN_ONLY"), assignment
         assert set(_not_claimed(assignment)) <= names, assignment
 
 
