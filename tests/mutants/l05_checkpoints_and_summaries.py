@@ -270,18 +270,43 @@ MUTANTS += [
            ("RandomState([seed, step])", "RandomState([seed, step + 1])")),
 ]
 
+# Second review of lesson 5 (issue 35, revI): answers the public cases passed and the hidden ones took back.
+MUTANTS += [
+    # Names compared as strings: 'model-9' > 'model-12'.
+    edited("restore_largest_name", "restore_or_initialize", "not-latest-checkpoint",
+           ("state.model_checkpoint_path:", "state.all_model_checkpoint_paths:"),
+           ("saver.restore(sess, state.model_checkpoint_path)", "saver.restore(sess, max(state.all_model_checkpoint_paths))"),
+           ("return state.model_checkpoint_path", "return max(state.all_model_checkpoint_paths)")),
+    # A save at the last step as well: one checkpoint more than save_every makes when total_steps is
+    # no multiple of it, and the oldest kept one is deleted for it.
+    edited("resumable_saves_last_step", "train_resumable", "max-to-keep-ignored",
+           ("if step % save_every == 0:", "if step % save_every == 0 or step == total_steps:")),
+    # The crash tested before the save: a crash on a save step leaves that step unsaved.
+    edited("resumable_crash_before_save", "train_resumable", "crash-save-skipped",
+           ("            if step % save_every == 0:",
+            "            if crash_after is not None and len(losses) == crash_after:\n"
+            "                break\n"
+            "            if step % save_every == 0:")),
+    # A minimum improvement of 1e-4: a new best by 1e-5 is not saved.
+    edited("best_min_delta", "best_keeper", "not-best-so-far",
+           ("if val_loss >= self.best:", "if val_loss >= self.best - 1e-4:")),
+]
+
 # Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
 PUBLIC = {"best_saves_ties", "log_without_step", "log_loop_index_as_step", "renaming_prefix_without_slash",
           "renaming_trainable_only", "log_writer_per_step_closed", "resumable_init_after_restore",
           "resumable_without_recovery", "resumable_crash_by_global_step", "restore_from_savers_memory",
           "restore_into_default_session", "restore_default_session_or_sess", "renaming_partition_scope",
           "renaming_replace_inside_names", "renaming_lstrip_scope", "resumable_loss_after_update",
-          "resumable_batch_of_next_step"}
+          "resumable_batch_of_next_step", "restore_largest_name",
+          "resumable_saves_last_step", "best_min_delta", "best_relative_min_delta", "best_rounded_losses",
+          "resumable_crash_before_save"}
 
 # Phrases that would be false of a mutant: its feedback must not state them (issue 34).
 NOT_CLAIMED = {
     "log_loop_index_as_step": ("without it every point lands on step 0",),
     "best_rounded_losses": ("compare each validation loss with the best seen so far, not with the previous one",),
+    "best_min_delta": ("compare each validation loss with the best seen so far, not with the previous one",),
     "best_relative_min_delta": ("compare each validation loss with the best seen so far, not with the previous one",),
 }
 

@@ -201,7 +201,12 @@ def probe_train_resumable(train_resumable, seed, total_steps, save_every, max_to
     # steps themselves (ignored-checkpoint) already fail.
     later = crashed[1:] + [resumed]
     reset = any(r["restores"] and r["step"] - len(r["losses"]) == 0 for r in later)
-    return {"restored_then_reset": reset, "files": files, "crashed_files": crashed_files, "final_step": full["step"],
+    # Crashed runs that stopped on a save step with fewer saves than the save steps they reached: the
+    # crash came before that step's save. Only names the misconception, as `reset` does.
+    skipped = any(c["step"] % save_every == 0
+                  and c["saves"] < c["step"] // save_every - (c["step"] - len(c["losses"])) // save_every
+                  for c in crashed)
+    return {"restored_then_reset": reset, "crash_save_skipped": skipped, "files": files, "crashed_files": crashed_files, "final_step": full["step"],
             "crash_steps": [c["step"] for c in crashed], "crash_ran": [len(c["losses"]) for c in crashed],
             "resumed_step": resumed["step"], "resumed_ran": ran,
             "reproducible": full["losses"][:crashes[0]] == crashed[0]["losses"],
