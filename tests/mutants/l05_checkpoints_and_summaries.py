@@ -313,4 +313,4 @@ NOT_CLAIMED = {
 # The debt (measured 2026-11-27): mutants the public case still passes and the hidden cases fail. Each one
 # breaks DESIGN's rule that a public PASS is never taken back; give the public case its situation and
 # take it off this list (tests/test_grading.py's test_no_public_pass_is_taken_back insists on both).
-HIDDEN_ONLY = {"renaming_replace_everywhere", "best_relative_min_delta", "best_rounded_losses"}
+HIDDEN_ONLY = {"renaming_replace_everywhere"}
