@@ -57,7 +57,8 @@ def test_a_seeded_random_op_draws_in_the_worker_what_it_drew_in_the_kernel_and_o
 def test_random_sources_are_read_from_the_graphdef_with_their_seed_pairs_even_when_refused():
     """The seeded random ops a tensor is computed from, with the seed pairs the GraphDef carries (an
     op seed alone gets TensorFlow's default graph seed, 87654321), in creation order; a stateless op has
-    no seed pair, a name the graph lacks answers None, and a graph the worker will not run answers too."""
+    no seed pair, a name the graph lacks answers None, and a graph the worker will not run (it reads
+    a file) answers too."""
     import tensorflow as tf
 
     tf1 = tf.compat.v1
@@ -65,9 +66,10 @@ def test_random_sources_are_read_from_the_graphdef_with_their_seed_pairs_even_wh
         a = tf1.random.uniform([2], seed=5, name="a")
         b = tf1.random.normal([2], seed=6, name="b") + tf.identity(a)
         c = tf.random.stateless_uniform([2], seed=[1, 2], name="c")
+        tf.io.read_file("nowhere", name="read")
     answer = run_here({"graph": export_graph(graph), "random_sources": [a.name, b.name, c.name, "nowhere:0"],
                        "runs": []})
-    assert answer["refused"]  # the stateless op is not in SAFE_OPS: read, not run
+    assert answer["refused"]  # ReadFile is not in SAFE_OPS: read, not run
     assert answer["random_sources"] == [[["a/RandomUniform", 87654321, 5]],
                                         [["a/RandomUniform", 87654321, 5], ["b/RandomStandardNormal", 87654321, 6]],
                                         [], None]

@@ -98,6 +98,10 @@ SAFE_OPS = frozenset({
     "VarIsInitializedOp", "VariableV2", "Assign", "AssignAdd", "AssignSub",
     # seeded random ops: their state lives in the request's own session, and the seeds in the GraphDef
     "RandomUniform", "RandomStandardNormal", "TruncatedNormal", "RandomUniformInt",
+    # stateless random ops: pure functions of the seed tensor they are given
+    "StatelessRandomGetKeyCounter", "StatelessRandomGetAlg", "StatelessRandomUniformV2", "StatelessRandomNormalV2",
+    "StatelessTruncatedNormalV2", "StatelessRandomUniformIntV2", "StatelessRandomUniform", "StatelessRandomNormal",
+    "StatelessTruncatedNormal",
     # the v1 optimizers' updates of a variable (and of their slots), in the request's own session
     "ApplyMomentum", "ResourceApplyMomentum", "ApplyAdam", "ResourceApplyAdam",
 })
