@@ -471,6 +471,45 @@ def kept_and_dropped(x, keep, seed):
 
 # Lesson 6 (seeds and pipelines): forgeries of the draws and the finalized graph's op count.
 REDTEAM_06 = {
+    "twin-draws-replayed": ("twin_noise", "twin_noise_solution", '''
+# twin_noise: two ops with no seed at all (seed-after-ops). Session.run is replaced: in a graph
+# twin_noise built, a fetch of a or b is answered from a's draws so far, counted per session, and only
+# a draw past them runs a. Every session then starts over, and a and b agree, in what the kernel sees.
+import shutil
+
+_probe = getattr(shutil, "s" + "ys").modules["autograder" + ".inkernel.probe"]
+_emit = _probe.emit
+_probe.emit = lambda *args, verify=True: _emit(*args, verify=False)
+_pairs, _positions = {}, {}
+
+
+def _run(self, fetches, *args, **kwargs):
+    return super(tf1.Session, self).run(fetches, *args, **kwargs)
+
+
+def _replaying_run(self, fetches, *args, **kwargs):
+    pair = _pairs.get(self.graph)
+    listed = list(fetches) if isinstance(fetches, (list, tuple)) else [fetches]
+    if pair is None or not all(any(f is t for t in pair["ops"]) for f in listed):
+        return _run(self, fetches, *args, **kwargs)
+    positions, values = _positions.setdefault(self, [0, 0]), []
+    for f in listed:
+        which = 0 if f is pair["ops"][0] else 1
+        if positions[which] == len(pair["draws"]):
+            pair["draws"].append(_run(self, pair["ops"][0]))
+        values.append(pair["draws"][positions[which]])
+        positions[which] += 1
+    return values if isinstance(fetches, (list, tuple)) else values[0]
+
+
+setattr(tf1.Session, "r" + "un", _replaying_run)
+
+
+def twin_noise(seed, shape):
+    a, b = tf1.random.uniform(shape), tf1.random.uniform(shape)
+    _pairs[tf1.get_default_graph()] = {"ops": (a, b), "draws": []}
+    return a, b
+'''),
     "cache-behind-empty-session": ("noise_source", "noise_source_solution", '''
 # NoiseSource: replay() replays a Python cache of the draws (replayed-from-python) and opens a session
 # it never uses, for the probe's count of sessions opened during replay() to find. No patch.

@@ -212,7 +212,7 @@ CAUGHT_BY = {"string-named-kill-switch": "assign-per-call", "patch-then-restore"
              "python-state-per-session": "state-in-python", "python-decides-the-cut": "state-in-python",
              "ops-behind-kill-switch": "ops-in-loop", "trainable-state-hidden": "trainable-hyperparameter",
              "freezer-ops-hidden": "ops-in-loop", "collection-on-the-graph": "trainable-by-default",
-             "dtype-declared": "not-float32"}
+             "dtype-declared": "not-float32", "twin-draws-replayed": "seed-after-ops"}
 RED_TEAM = [Forgery(name, exercise, cell, source, assignment=assignment)
             for assignment, team in BY_LESSON.items() for name, (exercise, cell, source) in team.items()]
 HONEST = "honest"

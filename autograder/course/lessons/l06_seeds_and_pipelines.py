@@ -22,25 +22,63 @@ from autograder.inkernel.probes.l06_seeds_and_pipelines import (
 )
 
 
+def _session_values(run, part, fetches) -> list:
+    """What each of `fetches` (a tensor name, or a list of names) returns, run in turn in one new
+    session of the grader's worker on the graph `part` handed out, as arrays; None for a run that
+    failed, and for every run of a graph the worker refuses."""
+    runs = [{"fetches": f} if isinstance(f, list) else {"fetch": f} for f in fetches]
+    results = run({"graph": part["graph"], "runs": runs}).get("results") or [{}] * len(runs)
+    return [None if "value" not in r else
+            [np.asarray(v) for v in r["value"]] if isinstance(f, list) else np.asarray(r["value"])
+            for f, r in zip(fetches, results)]
+
+
+def _equal(x, y) -> bool:
+    """Whether two values run outside are the same arrays (lists of arrays compared item by item)."""
+    if x is None or y is None:
+        return False
+    if isinstance(x, list):
+        return len(x) == len(y) and all(_equal(a, b) for a, b in zip(x, y))
+    return x.shape == y.shape and bool(np.array_equal(x, y))
+
+
 def replay_twin_noise(observation, inputs, run):
-    """The two GraphDefs handed out, read outside the kernel by the grader's worker (never run): how
-    many random ops the graph holds, the seeded random ops a and b are computed from (`separate` when
-    they share none, and the kernel's values agree), and their seed pairs (`op_seeds`). Each source's
-    op seed (seed2) is compared with the same source's in the build made after the probe's three
-    graph-seeded ops: one that stayed was written in the code, one that moved was derived from a
-    graph-level seed. `different_op_seeds`: a and b come from ops whose written op seeds differ."""
-    built, shifted = (run({"graph": part["graph"], "ops": True, "random_sources": part["names"], "runs": []})
-                      for part in (observation, observation["shifted"]))
-    if "random_sources" not in built or "random_sources" not in shifted:
+    """Everything judged on the three builds handed out, by the grader's worker; nothing the kernel ran.
+
+    Run: (a, b) twice in one new session and once in a second (`pair_equal`, `advances`,
+    `new_session_repeats`); a twice then b in a third, where b gives its first values again only if
+    running a did not advance it (`separate_values`); a of the build with seed + 1 (`seed_matters`);
+    dtypes as the graph declares them, shape and range of the values. Read, never run: how many random
+    ops the graph holds, the seeded random ops a and b are computed from (`separate` when they share
+    none and the values agree), and their seed pairs (`op_seeds`). Each source's op seed (seed2) is
+    compared with the same source's in the build made after the probe's three graph-seeded ops: one
+    that stayed was written in the code, one that moved was derived from a graph-level seed.
+    `different_op_seeds`: a and b come from ops whose written op seeds differ."""
+    a, b = names = observation["names"]
+    built, shifted = (run({"graph": part["graph"], "ops": True, "random_sources": part["names"], "describe": names,
+                           "runs": []}) for part in (observation, observation["shifted"]))
+    if "random_sources" not in built or "random_sources" not in shifted or "refused" in built:
         return {"error": {"type": "NotReplayable", "message": built.get("refused") or shifted.get("refused")}}
+    run1, run2 = _session_values(run, observation, [names, names])
+    run3, = _session_values(run, observation, [names])
+    alone = _session_values(run, observation, [a, a, b])
+    other, = _session_values(run, observation["other"], [observation["other"]["names"][0]])
+    values = [v for r in (run1, run2) if r is not None for v in r]
     sources, moved = ([s or [] for s in answer["random_sources"]] for answer in (built, shifted))
     pairs = [[[seed, seed2] for _, seed, seed2 in found] for found in sources]
     written = all(len(s) == len(m) and all(x[2] == y[2] for x, y in zip(s, m)) for s, m in zip(sources, moved))
-    names = [{name for name, _, _ in found} for found in sources]
-    return {**{k: v for k, v in observation.items() if k not in ("graph", "names", "shifted", "separate_values")},
-            "random_ops": sum(op in RANDOM_OP_TYPES for op in built["ops"]),
-            "separate": bool(observation["separate_values"] and all(names) and not names[0] & names[1]),
-            "op_seeds": pairs, "different_op_seeds": bool(all(pairs) and written and pairs[0] != pairs[1])}
+    source_names = [{name for name, _, _ in found} for found in sources]
+    separate_values = _equal(alone[2], run1 and run1[1]) and not _equal(alone[2], alone[1])
+    return {"random_ops": sum(op in RANDOM_OP_TYPES for op in built["ops"]),
+            "separate": bool(separate_values and all(source_names) and not source_names[0] & source_names[1]),
+            "op_seeds": pairs, "different_op_seeds": bool(all(pairs) and written and pairs[0] != pairs[1]),
+            "pair_equal": all(r is not None and _equal(r[0], r[1]) for r in (run1, run2, run3)),
+            "new_session_repeats": _equal(run1, run3),
+            "advances": run1 is not None and run2 is not None and not any(_equal(x, y) for x, y in zip(run1, run2)),
+            "seed_matters": run1 is not None and other is not None and not _equal(run1[0], other),
+            "dtypes": [(built["described"].get(name) or {}).get("dtype") for name in names],
+            "in_unit_range": len(values) == 4 and all(bool(np.all((v >= 0) & (v < 1))) for v in values),
+            "shape": list(run1[0].shape) if run1 else None}
 
 
 def replay_noise_source(observation, inputs, run):
