@@ -209,7 +209,8 @@ LESSON = Lesson(
                       same("epochs_differ"), shows=("epochs_differ",)),
                 Check("small-buffer", "shuffles with a buffer as long as the data",
                       "On data longer than your buffer the order differs: shuffle's buffer must hold the whole "
-                      "list, shuffle(len(data), ...), not a fixed number that happens to fit the public case.",
+                      "list, repeated values included, shuffle(len(data), ...), not a fixed number or a count "
+                      "that happens to fit some lists.",
                       holds(lambda got: got["small_buffer"] is False), shows=("small_buffer",)),
                 Check("shuffle-order", "matches shuffle(len(data), seed=seed) then repeat",
                       "The order is not that of shuffle(len(data), seed=seed, reshuffle_each_iteration="
@@ -221,8 +222,10 @@ LESSON = Lesson(
             cases=(
                 Case("8 items, seed 3, reshuffle, 3 epochs",
                      {"data": list(range(8)), "seed": 3, "reshuffle": True, "epochs": 3}),
-                Case("6 items, seed 7, no reshuffle, 2 epochs",
-                     {"data": [10, 11, 12, 13, 14, 15], "seed": 7, "reshuffle": False, "epochs": 2}),
+                # Longer than 8 and with repeated values: a buffer of 8, or of len(set(data)), holds less
+                # than the list here, in public, as in the hidden cases.
+                Case("9 items with repeated values, seed 7, no reshuffle, 2 epochs",
+                     {"data": [10, 11, 11, 12, 13, 14, 14, 15, 16], "seed": 7, "reshuffle": False, "epochs": 2}),
             ),
         ),
         Exercise(
