@@ -226,6 +226,9 @@ LESSON = Lesson(
                 # than the list here, in public, as in the hidden cases.
                 Case("9 items with repeated values, seed 7, no reshuffle, 2 epochs",
                      {"data": [10, 11, 11, 12, 13, 14, 14, 15, 16], "seed": 7, "reshuffle": False, "epochs": 2}),
+                # "Any length": past the 1000 a capped buffer (shuffle(min(len(data), 1000))) would hold.
+                Case("1001 items, seed 1, reshuffle, 2 epochs",
+                     {"data": list(range(1001)), "seed": 1, "reshuffle": True, "epochs": 2}),
             ),
         ),
         Exercise(
