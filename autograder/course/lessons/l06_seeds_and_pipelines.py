@@ -181,7 +181,11 @@ LESSON = Lesson(
                       "draw() must return the op's values as they come out of sess.run: float32, unconverted.",
                       same("dtype"), shows=("dtype",)),
             ),
-            cases=(Case("seed 5, shape [2], 3 draws", {"seed": 5, "shape": [2]}),),
+            # The second case makes its calls while another graph, empty, is the default one: a session
+            # opened without graph= in replay() runs on that graph and raises there, in public too.
+            cases=(Case("seed 5, shape [2], 3 draws", {"seed": 5, "shape": [2]}),
+                   Case("seed 8, shape [3], 2 draws, called while another graph is the default one",
+                        {"seed": 8, "shape": [3], "draws": 2, "decoy": True})),
         ),
         Exercise(
             id="shuffled_epochs", symbol="shuffled_epochs", points=3, probe=probe_shuffled_epochs,
