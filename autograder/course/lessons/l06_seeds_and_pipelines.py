@@ -219,7 +219,11 @@ LESSON = Lesson(
                       "draw() must return the op's values as they come out of sess.run: float32, unconverted.",
                       same("dtype"), shows=("dtype",)),
             ),
-            cases=(Case("seed 5, shape [2], 3 draws", {"seed": 5, "shape": [2]}),),
+            # The second case makes its calls while another graph, empty, is the default one: a session
+            # opened without graph= in replay() runs on that graph and raises there, in public too.
+            cases=(Case("seed 5, shape [2], 3 draws", {"seed": 5, "shape": [2]}),
+                   Case("seed 8, shape [3], 2 draws, called while another graph is the default one",
+                        {"seed": 8, "shape": [3], "draws": 2, "decoy": True})),
         ),
         Exercise(
             id="shuffled_epochs", symbol="shuffled_epochs", points=3, probe=probe_shuffled_epochs,
@@ -247,7 +251,8 @@ LESSON = Lesson(
                       same("epochs_differ"), shows=("epochs_differ",)),
                 Check("small-buffer", "shuffles with a buffer as long as the data",
                       "On data longer than your buffer the order differs: shuffle's buffer must hold the whole "
-                      "list, shuffle(len(data), ...), not a fixed number that happens to fit the public case.",
+                      "list, repeated values included, shuffle(len(data), ...), not a fixed number or a count "
+                      "that happens to fit some lists.",
                       holds(lambda got: got["small_buffer"] is False), shows=("small_buffer",)),
                 Check("shuffle-order", "matches shuffle(len(data), seed=seed) then repeat",
                       "The order is not that of shuffle(len(data), seed=seed, reshuffle_each_iteration="
@@ -259,8 +264,13 @@ LESSON = Lesson(
             cases=(
                 Case("8 items, seed 3, reshuffle, 3 epochs",
                      {"data": list(range(8)), "seed": 3, "reshuffle": True, "epochs": 3}),
-                Case("6 items, seed 7, no reshuffle, 2 epochs",
-                     {"data": [10, 11, 12, 13, 14, 15], "seed": 7, "reshuffle": False, "epochs": 2}),
+                # Longer than 8 and with repeated values: a buffer of 8, or of len(set(data)), holds less
+                # than the list here, in public, as in the hidden cases.
+                Case("9 items with repeated values, seed 7, no reshuffle, 2 epochs",
+                     {"data": [10, 11, 11, 12, 13, 14, 14, 15, 16], "seed": 7, "reshuffle": False, "epochs": 2}),
+                # "Any length": past the 1000 a capped buffer (shuffle(min(len(data), 1000))) would hold.
+                Case("1001 items, seed 1, reshuffle, 2 epochs",
+                     {"data": list(range(1001)), "seed": 1, "reshuffle": True, "epochs": 2}),
             ),
         ),
         Exercise(
