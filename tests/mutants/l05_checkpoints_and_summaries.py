@@ -292,6 +292,12 @@ MUTANTS += [
            ("if val_loss >= self.best:", "if val_loss >= self.best - 1e-4:")),
 ]
 
+# Review of lesson 5 (05-5b): a histogram of the variable reads w again, unordered with the update.
+MUTANTS += [
+    edited("log_histogram_of_variable", "log_training", "histogram-of-variable",
+           ('tf1.summary.histogram("weights", weights)', 'tf1.summary.histogram("weights", tf1.trainable_variables()[0])')),
+]
+
 # Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
 PUBLIC = {"best_saves_ties", "log_without_step", "log_loop_index_as_step", "renaming_prefix_without_slash",
           "renaming_trainable_only", "log_writer_per_step_closed", "resumable_init_after_restore",
@@ -300,7 +306,7 @@ PUBLIC = {"best_saves_ties", "log_without_step", "log_loop_index_as_step", "rena
           "renaming_replace_inside_names", "renaming_lstrip_scope", "resumable_loss_after_update",
           "resumable_batch_of_next_step", "restore_largest_name",
           "resumable_saves_last_step", "best_min_delta", "best_relative_min_delta", "best_rounded_losses",
-          "resumable_crash_before_save"}
+          "resumable_crash_before_save", "log_histogram_of_variable"}
 
 # Phrases that would be false of a mutant: its feedback must not state them (issue 34).
 NOT_CLAIMED = {

@@ -179,8 +179,9 @@ def replay_best_keeper(observation, inputs, read):
 @_reading
 def replay_log_training(observation, inputs, read):
     """The events of logdir's event files, read outside (loss and histogram rows, tags, how many
-    files), and the summary ops the graph handed out holds."""
-    answer = read(observation["files"], count_ops=observation["graph"])
+    files), and the summary ops the graph handed out holds, with the op each histogram summarises
+    and its type (`hist_inputs`)."""
+    answer = read(observation["files"], count_ops=observation["graph"], op_inputs=["HistogramSummary"])
     rows = [row for name in sorted(answer["events"]) for row in answer["events"][name]]
     loss_rows = [r for r in rows if r[1] == "loss" and r[2] == "simple_value"]
     hist_rows = [r for r in rows if r[1] == "weights" and r[2] == "histo"]
@@ -190,7 +191,8 @@ def replay_log_training(observation, inputs, read):
             "hist_steps": [r[0] for r in hist_rows], "hist_counts": [r[3] for r in hist_rows],
             "hist_sums": [r[4] for r in hist_rows], "tags": sorted({(r[1], r[2]) for r in rows}),
             "event_files": len(answer["events"]),
-            "summary_ops": {"scalar": counts.get("ScalarSummary", 0), "histogram": counts.get("HistogramSummary", 0)}}
+            "summary_ops": {"scalar": counts.get("ScalarSummary", 0), "histogram": counts.get("HistogramSummary", 0)},
+            "hist_inputs": [inputs[1] for inputs in answer["op_inputs"]["HistogramSummary"] if len(inputs) > 1]}
 
 
 def _in_step(got, expected):
@@ -529,6 +531,14 @@ LESSON = Lesson(
                 Check("wrong-loss-values", "logs the loss of each step",
                       "The logged losses are not the losses of the steps: run the merged summary in the same "
                       "sess.run as the train op.", same("loss_values"), shows=("loss_values",)),
+                Check("histogram-of-variable", "summarises the `weights` tensor, the read the update waits for",
+                      "Your histogram summarises the variable w, not the `weights` tensor you were given. "
+                      "tf1.summary.histogram('weights', w) adds a read of w of its own, which the update does "
+                      "not wait for: in the sess.run of the train op it may run before or after the update, "
+                      "and describe either. Summarise `weights`, the read the loss and the update are "
+                      "computed from: tf1.summary.histogram('weights', weights).",
+                      holds(lambda got: all(kind != "ReadVariableOp" for _, kind in got["hist_inputs"])),
+                      shows=("hist_inputs",)),
                 Check("wrong-histogram-values", "logs the histogram of `weights` at each step",
                       "The histograms do not describe `weights` as the step used them: summarise the "
                       "`weights` tensor itself, tf1.summary.histogram('weights', weights), run with the train op.",
@@ -573,7 +583,7 @@ REQUIREMENTS = {
     "log_training": {
         "Train `steps` times, writing per step to logdir": ("events-not-on-disk", "writer-per-step", "files-outside-dir", "summaries-per-step"),
         "scalar 'loss'": ("missing-histogram", "wrong-loss-values"),
-        "histogram 'weights'": ("missing-histogram", "wrong-histogram-values"),
+        "histogram 'weights'": ("missing-histogram", "histogram-of-variable", "wrong-histogram-values"),
         "(at the global step each training step starts from)": "summary-step",
     },
 }
