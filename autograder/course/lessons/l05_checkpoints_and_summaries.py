@@ -421,7 +421,9 @@ LESSON = Lesson(
                       "Restoring raised NotFoundError: a key of the Saver's dict is not a name in the "
                       "checkpoint. The keys are the names stored in the checkpoint (tf.train.list_variables), "
                       "the values the variables of your graph that receive them; a list, or keys taken from "
-                      "the new graph, look the new names up in the old checkpoint.",
+                      "the new graph, look the new names up in the old checkpoint. Turning a new name back "
+                      "with name.replace(new_scope, old_scope) also rewrites new_scope's name where it occurs "
+                      "inside a variable's name (dense/subnet/dense/w): rewrite only the front.",
                       holds(lambda got: got["restore_error"] is None), shows=("restore_error",)),
                 Check("trainable-only", "restores non-trainable variables of the scope too",
                       "A non-trainable variable of the scope kept its initial value. A checkpoint holds every "
@@ -439,12 +441,13 @@ LESSON = Lesson(
                       "checkpoint name; other variables of the new graph keep their own values.",
                       same("saver_names", "head"), shows=("saver_names",)),
             ),
-            # A nested scope whose name recurs inside a variable's name, a sibling scope (net/dense_v2/)
-            # and a non-trainable variable: str.replace, partition('/'), startswith(old_scope) without
-            # the '/' and tf1.trainable_variables() fail here, in public.
-            cases=(Case("net/dense/{kernel,subnet/dense/w,bias,moving_mean (non-trainable)} into pretrained/, "
+            # A nested scope whose name recurs inside a variable's name, a new scope whose name does
+            # too, a sibling scope (net/dense_v2/) and a non-trainable variable: str.replace either
+            # way, partition('/'), startswith(old_scope) without the '/' and tf1.trainable_variables()
+            # fail here, in public.
+            cases=(Case("net/dense/{kernel,subnet/dense/w,bias,moving_mean (non-trainable)} into dense/, "
                         "next to net/dense_v2/",
-                        {"old_scope": "net/dense", "new_scope": "pretrained",
+                        {"old_scope": "net/dense", "new_scope": "dense",
                          "variables": [["kernel", [3, 2]], ["subnet/dense/w", [2]], ["bias", [2]],
                                        ["moving_mean", [2], False]],
                          "seed": 11, "sibling": "_v2"}),),
