@@ -100,9 +100,9 @@ def _w_and_step(answer):
 def replay_restore_or_initialize(observation, inputs, read):
     """Read outside: `w` and the step after each call, from the probe's checkpoints of them (`fresh_w`,
     `fresh_step`, `restored_w`, `restored_step`); the Savers the exercise built (`savers_built`: the
-    SaveV2 ops of the graph beyond the probe's own, or the kernel's count if higher); `written`: the checkpoints in ckpt_dir after the
-    fresh call (the exercise wrote them all), then those after the second call that are not the ones
-    the probe saved and kept (the last `keep` of `save_at`)."""
+    SaveV2 ops of the graph beyond the probe's own, or the kernel's count if higher); `written`: the
+    checkpoints in ckpt_dir after the fresh call (the exercise wrote them all), then those after the
+    second call that are not the ones the probe saved and kept (the last `keep` of `save_at`)."""
     fresh = sorted(read(observation["fresh_files"])["checkpoints"])
     answer = read(observation["files"], count_ops=observation["graph"])
     after = answer["checkpoints"]
@@ -114,7 +114,8 @@ def replay_restore_or_initialize(observation, inputs, read):
         raise _Refused("the checkpoint of w and the step after the restore was not handed out")
     return {**_without(observation, "fresh_files", "files", "fresh_state", "state", "state_saved", "graph",
                        "probe_savers"),
-            "savers_built": max(observation["savers_built"], built), "written": fresh + sorted(set(after) - saved - set(fresh)), "fresh_w": fresh_w, "fresh_step": fresh_step,
+            "savers_built": max(observation["savers_built"], built),
+            "written": fresh + sorted(set(after) - saved - set(fresh)), "fresh_w": fresh_w, "fresh_step": fresh_step,
             "restored_w": restored_w, "restored_step": restored_step}
 
 
@@ -205,6 +206,15 @@ def _in_step(got, expected):
     if same("w", "b")(got, expected):
         return False
     return not (got.get("fed") and got["fed"][:-1] == expected["fed"][1:])
+
+
+def _named_by_flag(flag):
+    """A train_resumable check that fails when the calls' steps differ from the reference's and the
+    kernel's `flag` is set. Rests on the steps the calls returned; the flag, counted in the kernel
+    (Saver.restore's calls, the saves made), only picks this name over ignored-checkpoint's when the
+    steps are wrong anyway."""
+    resumed = same("crash_steps", "resumed_step", "resumed_ran", "final_step")
+    return lambda got, expected: not got.get(flag) or resumed(got, expected)
 
 
 def _summary_steps_match(got, expected):
@@ -329,25 +339,20 @@ LESSON = Lesson(
                       "The directory keeps the wrong checkpoints: after each update, read the global step again "
                       "(the update has just added one); when it is a multiple of save_every, and only then "
                       "(not also at the last step), save to ckpt_dir/model-<step> with one "
-                      "tf1.train.Saver(max_to_keep=...), built once (the default keeps 5).", same("kept", "on_disk"), shows=("kept", "on_disk")),
+                      "tf1.train.Saver(max_to_keep=...), built once (the default keeps 5).",
+                      same("kept", "on_disk"), shows=("kept", "on_disk")),
                 Check("reinitialized-after-restore", "keeps the restored values",
                       "A resumed call restored a checkpoint and still started again from global step 0: the "
                       "initializer ran after the restore and threw the restored values away. restore() "
                       "already sets every variable the Saver holds: run the initializer only when there is "
                       "no checkpoint (if latest: restore, else: initialise).",
-                      # Rests on the steps the calls returned; Saver.restore's call count, taken in the
-                      # kernel, only picks this name over ignored-checkpoint's when they are wrong anyway.
-                      lambda got, exp: not got.get("restored_then_reset") or same(
-                          "crash_steps", "resumed_step", "resumed_ran", "final_step")(got, exp),
+                      _named_by_flag("restored_then_reset"),
                       shows=("crash_steps", "resumed_ran", "resumed_step")),
                 Check("crash-save-skipped", "saves the crash step's checkpoint before it stops",
                       "The crash step's save was skipped: a crashed call stopped on a multiple of save_every "
                       "before saving it, so the next call resumed from an older checkpoint. Save first, then "
                       "test crash_after (in the loop's condition, as the steps left are).",
-                      # Rests on the steps the calls returned; the kernel's count of saves only picks this
-                      # name over ignored-checkpoint's when they are wrong anyway.
-                      lambda got, exp: not got.get("crash_save_skipped") or same(
-                          "crash_steps", "resumed_step", "resumed_ran", "final_step")(got, exp),
+                      _named_by_flag("crash_save_skipped"),
                       shows=("crash_steps", "resumed_ran", "resumed_step")),
                 Check("ignored-checkpoint", "resumes from the latest checkpoint instead of starting over",
                       "The resumed call must restore the latest checkpoint and run only the steps that are "
@@ -561,14 +566,16 @@ REQUIREMENTS = {
         "counted by global_step": ("step-never-counts", "trainable-step", "int32-step"),
     },
     "restore_or_initialize": {
-        "Restore the newest checkpoint of ckpt_dir and return its path": ("not-latest-checkpoint", "checkpoint-not-found", "reinitialized-after-restore"),
+        "Restore the newest checkpoint of ckpt_dir and return its path": (
+            "not-latest-checkpoint", "checkpoint-not-found", "reinitialized-after-restore"),
         "or initialise and return None": ("restore-without-checkpoint", "fresh-not-initialized"),
         "(in sess, with saver; reading ckpt_dir only)": ("default-session", "own-saver", "writes-checkpoints"),
     },
     "train_resumable": {
         "Train the regression to total_steps": ("not-training", "wrong-model", "not-reproducible",
                                                 "step-out-of-line"),
-        "resuming from ckpt_dir": ("ignored-checkpoint", "crash-save-skipped", "reinitialized-after-restore", "step-not-in-checkpoint", "int32-step"),
+        "resuming from ckpt_dir": ("ignored-checkpoint", "crash-save-skipped", "reinitialized-after-restore",
+                                   "step-not-in-checkpoint", "int32-step"),
         "a crash and resume change nothing": ("resume-differs", "crash-counts-global-steps"),
         "save_every, max_to_keep": ("max-to-keep-ignored", "crashed-checkpoints-kept", "saver-per-save",
                                     "files-outside-dir"),
@@ -584,7 +591,8 @@ REQUIREMENTS = {
         "in ckpt_dir/best/": ("shared-state-file", "files-outside-dir"),
     },
     "log_training": {
-        "Train `steps` times, writing per step to logdir": ("events-not-on-disk", "writer-per-step", "files-outside-dir", "summaries-per-step"),
+        "Train `steps` times, writing per step to logdir": ("events-not-on-disk", "writer-per-step",
+                                                            "files-outside-dir", "summaries-per-step"),
         "scalar 'loss'": ("missing-histogram", "wrong-loss-values"),
         "histogram 'weights'": ("missing-histogram", "histogram-of-variable", "wrong-histogram-values"),
         "(at the global step each training step starts from)": "summary-step",
