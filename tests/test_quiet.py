@@ -93,7 +93,7 @@ CLAIMS_AT_LEAST = {
     "02_rebuild_vs_feed": 23,
     "03_collections_and_trainable": 62,
     "04_variable_scope_copies": 42,
-    "05_checkpoints_and_summaries": 65,
+    "05_checkpoints_and_summaries": 68,
     "06_seeds_and_pipelines": 45,
     "07_learning_rate_decay": 60,
 }

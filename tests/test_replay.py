@@ -130,7 +130,8 @@ def test_checkpoints_state_and_events_handed_out_are_read_outside(tmp_path):
         meta_graph = base64.b64encode(tf1.train.export_meta_graph().SerializeToString()).decode()
     files = hand_out_files(str(tmp_path))
     assert not any(name.endswith(".meta") for name in files)
-    answer = run_here({"files": files, "count_ops": export_graph(graph), "meta_graph": meta_graph})
+    answer = run_here({"files": files, "count_ops": export_graph(graph), "op_inputs": ["ScalarSummary"],
+                       "meta_graph": meta_graph})
     assert answer["state"] == {"latest": "model-3", "all": ["model-2", "model-3"]}
     assert sorted(answer["checkpoints"]) == ["model-2", "model-3"]
     assert answer["checkpoints"]["model-3"]["variables"] == {"global_step": {"dtype": "int64", "value": 3},
@@ -139,6 +140,7 @@ def test_checkpoints_state_and_events_handed_out_are_read_outside(tmp_path):
     assert [(step, tag, kind, value) for step, tag, kind, value, _ in rows] == [
         (1, "loss", "simple_value", 5.0), (2, "loss", "simple_value", 7.0), (3, "loss", "simple_value", 9.0)]
     assert answer["op_counts"]["ScalarSummary"] == 1 and answer["trainable"] == ["w"]
+    assert [inputs[1] for inputs in answer["op_inputs"]["ScalarSummary"]] == [[summary.op.inputs[1].op.name, "Sum"]]
     files["model-9.index"] = files.pop("model-3.index")  # a state file naming a checkpoint not handed out
     assert run_here({"files": files})["state"]["latest"] is None
 

@@ -35,13 +35,14 @@ runs the code made with each marker replaced by its hidden value wherever it wen
 Const the code built from it. What the code computed in Python from a marker is no marker any more,
 so it stays what it was on the marker, and the replayed answer shows it.
 
-A request `{"files": {name: <base64 bytes>}}` (optionally `"count_ops": <base64 GraphDef>`,
-`"meta_graph": <base64 MetaGraphDef>`) reads
+A request `{"files": {name: <base64 bytes>}}` (optionally `"count_ops": <base64 GraphDef>`, with
+it `"op_inputs": [op types]`, and `"meta_graph": <base64 MetaGraphDef>`) reads
 files a probe handed out (`probing.hand_out_files`: checkpoints, their `checkpoint` state file, event
 files), written to a private temporary directory that is deleted afterwards; nothing is run. The
 answer: `{"state": {"latest", "all"} or None, "checkpoints": {prefix: {"variables": {name: {"dtype",
 "value"}}} or {"error": ...}}, "events": {file: [[step, tag, kind, number, histogram sum], ...]}, "op_counts":
-{op type: n}, "trainable": [variable names of the trainable collection]}`, or `{"refused": reason}` for more files or bytes than a probe hands out, or a name
+{op type: n}, "op_inputs": {op type: [[[input op name, its op type], ...] per op of that type]},
+"trainable": [variable names of the trainable collection]}`, or `{"refused": reason}` for more files or bytes than a probe hands out, or a name
 that is not a plain file name.
 
 A request `{"collections": [keys], "meta_graph": <base64 MetaGraphDef>}` (`probing.export_collections`)
@@ -166,6 +167,8 @@ def read_files(request: Mapping[str, Any]) -> dict[str, Any]:
     try:
         files = _checked_files(request.get("files"))
         extra = {**({"op_counts": _op_counts(request["count_ops"])} if "count_ops" in request else {}),
+                 **({"op_inputs": _op_inputs(request.get("count_ops"), request["op_inputs"])}
+                    if "op_inputs" in request else {}),
                  **({"trainable": _trainable(request["meta_graph"])} if "meta_graph" in request else {})}
     except NotReplayable as exc:
         return {"refused": str(exc)}
@@ -292,6 +295,21 @@ def _op_counts(encoded: Any) -> dict[str, int]:
     for node in _parsed_graph_def(encoded).node:
         counts[node.op] = counts.get(node.op, 0) + 1
     return counts
+
+
+def _op_inputs(encoded: Any, types: Any) -> dict[str, list]:
+    """Per op type of `types`, the data inputs of each op of that type a GraphDef holds, in its order,
+    as [[input op name, its op type], ...] (parsed, never imported or run)."""
+    if not isinstance(types, list) or not all(isinstance(kind, str) for kind in types):
+        raise NotReplayable("op_inputs is no list of op types")
+    nodes = _parsed_graph_def(encoded).node
+    kinds = {node.name: node.op for node in nodes}
+    found: dict[str, list] = {kind: [] for kind in types}
+    for node in nodes:
+        if node.op in found:
+            sources = [source.split(":")[0] for source in node.input if not source.startswith("^")]
+            found[node.op].append([[source, kinds.get(source)] for source in sources])
+    return found
 
 
 def _plain(value: Any) -> Any:

@@ -130,6 +130,8 @@ MUTANTS += [
                 mapping[old_scope + v.op.name[len(new_scope):]] = v
             return tf1.train.Saver(mapping)
         '''),
+    # replace() the other way: dense/subnet/dense/w becomes net/dense/subnet/net/dense/w, no name of
+    # the checkpoint.
     Mutant("renaming_replace_everywhere", "renaming_saver", "keys-not-in-checkpoint", "renaming_saver_solution", '''
         def build_renaming_saver(ckpt_path, old_scope, new_scope):
             return tf1.train.Saver({v.op.name.replace(new_scope, old_scope): v
@@ -209,7 +211,7 @@ MUTANTS += [
     edited("renaming_lstrip_scope", "renaming_saver", "names-rewritten-inside",
            ("name[len(old_scope) + 1:]", 'name.lstrip(old_scope + "/")')),
     # replace() renames the scope's name wherever it occurs, inside a variable's name too:
-    # net/dense/subnet/dense/w becomes pretrained/subpretrained/w, which the graph does not hold.
+    # net/dense/subnet/dense/w becomes dense/subdense/w, which the graph does not hold.
     edited("renaming_replace_inside_names", "renaming_saver", "names-rewritten-inside",
            ('new_scope + "/" + name[len(old_scope) + 1:]', "name.replace(old_scope, new_scope)")),
     edited("best_saves_without_step", "best_keeper", "old-bests-kept",
@@ -259,7 +261,7 @@ MUTANTS += [
             "s = tf1.get_default_session() or sess\n    state = tf1.train.get_checkpoint_state(ckpt_dir)"),
            ("saver.restore(sess,", "saver.restore(s,"),
            ("sess.run(tf1.global_variables_initializer())", "s.run(tf1.global_variables_initializer())")),
-    # partition('/') cuts at the first '/': net/dense/kernel becomes pretrained/dense/kernel.
+    # partition('/') cuts at the first '/': net/dense/kernel becomes dense/dense/kernel.
     edited("renaming_partition_scope", "renaming_saver", "names-rewritten-inside",
            ('new_scope + "/" + name[len(old_scope) + 1:]', 'new_scope + "/" + name.partition("/")[2]')),
     edited("resumable_loss_after_update", "train_resumable", "step-out-of-line",
@@ -292,6 +294,12 @@ MUTANTS += [
            ("if val_loss >= self.best:", "if val_loss >= self.best - 1e-4:")),
 ]
 
+# Review of lesson 5 (05-5b): a histogram of the variable reads w again, unordered with the update.
+MUTANTS += [
+    edited("log_histogram_of_variable", "log_training", "histogram-of-variable",
+           ('tf1.summary.histogram("weights", weights)', 'tf1.summary.histogram("weights", tf1.trainable_variables()[0])')),
+]
+
 # Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
 PUBLIC = {"best_saves_ties", "log_without_step", "log_loop_index_as_step", "renaming_prefix_without_slash",
           "renaming_trainable_only", "log_writer_per_step_closed", "resumable_init_after_restore",
@@ -300,7 +308,7 @@ PUBLIC = {"best_saves_ties", "log_without_step", "log_loop_index_as_step", "rena
           "renaming_replace_inside_names", "renaming_lstrip_scope", "resumable_loss_after_update",
           "resumable_batch_of_next_step", "restore_largest_name",
           "resumable_saves_last_step", "best_min_delta", "best_relative_min_delta", "best_rounded_losses",
-          "resumable_crash_before_save"}
+          "resumable_crash_before_save", "log_histogram_of_variable", "renaming_replace_everywhere"}
 
 # Phrases that would be false of a mutant: its feedback must not state them (issue 34).
 NOT_CLAIMED = {
@@ -313,4 +321,4 @@ NOT_CLAIMED = {
 # The debt (measured 2026-11-27): mutants the public case still passes and the hidden cases fail. Each one
 # breaks DESIGN's rule that a public PASS is never taken back; give the public case its situation and
 # take it off this list (tests/test_grading.py's test_no_public_pass_is_taken_back insists on both).
-HIDDEN_ONLY = {"renaming_replace_everywhere"}
+HIDDEN_ONLY = set()

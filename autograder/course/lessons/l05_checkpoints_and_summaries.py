@@ -100,9 +100,9 @@ def _w_and_step(answer):
 def replay_restore_or_initialize(observation, inputs, read):
     """Read outside: `w` and the step after each call, from the probe's checkpoints of them (`fresh_w`,
     `fresh_step`, `restored_w`, `restored_step`); the Savers the exercise built (`savers_built`: the
-    SaveV2 ops of the graph beyond the probe's own, or the kernel's count if higher); `written`: the checkpoints in ckpt_dir after the
-    fresh call (the exercise wrote them all), then those after the second call that are not the ones
-    the probe saved and kept (the last `keep` of `save_at`)."""
+    SaveV2 ops of the graph beyond the probe's own, or the kernel's count if higher); `written`: the
+    checkpoints in ckpt_dir after the fresh call (the exercise wrote them all), then those after the
+    second call that are not the ones the probe saved and kept (the last `keep` of `save_at`)."""
     fresh = sorted(read(observation["fresh_files"])["checkpoints"])
     answer = read(observation["files"], count_ops=observation["graph"])
     after = answer["checkpoints"]
@@ -114,7 +114,8 @@ def replay_restore_or_initialize(observation, inputs, read):
         raise _Refused("the checkpoint of w and the step after the restore was not handed out")
     return {**_without(observation, "fresh_files", "files", "fresh_state", "state", "state_saved", "graph",
                        "probe_savers"),
-            "savers_built": max(observation["savers_built"], built), "written": fresh + sorted(set(after) - saved - set(fresh)), "fresh_w": fresh_w, "fresh_step": fresh_step,
+            "savers_built": max(observation["savers_built"], built),
+            "written": fresh + sorted(set(after) - saved - set(fresh)), "fresh_w": fresh_w, "fresh_step": fresh_step,
             "restored_w": restored_w, "restored_step": restored_step}
 
 
@@ -179,8 +180,9 @@ def replay_best_keeper(observation, inputs, read):
 @_reading
 def replay_log_training(observation, inputs, read):
     """The events of logdir's event files, read outside (loss and histogram rows, tags, how many
-    files), and the summary ops the graph handed out holds."""
-    answer = read(observation["files"], count_ops=observation["graph"])
+    files), and the summary ops the graph handed out holds, with the op each histogram summarises
+    and its type (`hist_inputs`)."""
+    answer = read(observation["files"], count_ops=observation["graph"], op_inputs=["HistogramSummary"])
     rows = [row for name in sorted(answer["events"]) for row in answer["events"][name]]
     loss_rows = [r for r in rows if r[1] == "loss" and r[2] == "simple_value"]
     hist_rows = [r for r in rows if r[1] == "weights" and r[2] == "histo"]
@@ -190,7 +192,8 @@ def replay_log_training(observation, inputs, read):
             "hist_steps": [r[0] for r in hist_rows], "hist_counts": [r[3] for r in hist_rows],
             "hist_sums": [r[4] for r in hist_rows], "tags": sorted({(r[1], r[2]) for r in rows}),
             "event_files": len(answer["events"]),
-            "summary_ops": {"scalar": counts.get("ScalarSummary", 0), "histogram": counts.get("HistogramSummary", 0)}}
+            "summary_ops": {"scalar": counts.get("ScalarSummary", 0), "histogram": counts.get("HistogramSummary", 0)},
+            "hist_inputs": [inputs[1] for inputs in answer["op_inputs"]["HistogramSummary"] if len(inputs) > 1]}
 
 
 def _in_step(got, expected):
@@ -203,6 +206,15 @@ def _in_step(got, expected):
     if same("w", "b")(got, expected):
         return False
     return not (got.get("fed") and got["fed"][:-1] == expected["fed"][1:])
+
+
+def _named_by_flag(flag):
+    """A train_resumable check that fails when the calls' steps differ from the reference's and the
+    kernel's `flag` is set. Rests on the steps the calls returned; the flag, counted in the kernel
+    (Saver.restore's calls, the saves made), only picks this name over ignored-checkpoint's when the
+    steps are wrong anyway."""
+    resumed = same("crash_steps", "resumed_step", "resumed_ran", "final_step")
+    return lambda got, expected: not got.get(flag) or resumed(got, expected)
 
 
 def _summary_steps_match(got, expected):
@@ -327,25 +339,20 @@ LESSON = Lesson(
                       "The directory keeps the wrong checkpoints: after each update, read the global step again "
                       "(the update has just added one); when it is a multiple of save_every, and only then "
                       "(not also at the last step), save to ckpt_dir/model-<step> with one "
-                      "tf1.train.Saver(max_to_keep=...), built once (the default keeps 5).", same("kept", "on_disk"), shows=("kept", "on_disk")),
+                      "tf1.train.Saver(max_to_keep=...), built once (the default keeps 5).",
+                      same("kept", "on_disk"), shows=("kept", "on_disk")),
                 Check("reinitialized-after-restore", "keeps the restored values",
                       "A resumed call restored a checkpoint and still started again from global step 0: the "
                       "initializer ran after the restore and threw the restored values away. restore() "
                       "already sets every variable the Saver holds: run the initializer only when there is "
                       "no checkpoint (if latest: restore, else: initialise).",
-                      # Rests on the steps the calls returned; Saver.restore's call count, taken in the
-                      # kernel, only picks this name over ignored-checkpoint's when they are wrong anyway.
-                      lambda got, exp: not got.get("restored_then_reset") or same(
-                          "crash_steps", "resumed_step", "resumed_ran", "final_step")(got, exp),
+                      _named_by_flag("restored_then_reset"),
                       shows=("crash_steps", "resumed_ran", "resumed_step")),
                 Check("crash-save-skipped", "saves the crash step's checkpoint before it stops",
                       "The crash step's save was skipped: a crashed call stopped on a multiple of save_every "
                       "before saving it, so the next call resumed from an older checkpoint. Save first, then "
                       "test crash_after (in the loop's condition, as the steps left are).",
-                      # Rests on the steps the calls returned; the kernel's count of saves only picks this
-                      # name over ignored-checkpoint's when they are wrong anyway.
-                      lambda got, exp: not got.get("crash_save_skipped") or same(
-                          "crash_steps", "resumed_step", "resumed_ran", "final_step")(got, exp),
+                      _named_by_flag("crash_save_skipped"),
                       shows=("crash_steps", "resumed_ran", "resumed_step")),
                 Check("ignored-checkpoint", "resumes from the latest checkpoint instead of starting over",
                       "The resumed call must restore the latest checkpoint and run only the steps that are "
@@ -419,7 +426,9 @@ LESSON = Lesson(
                       "Restoring raised NotFoundError: a key of the Saver's dict is not a name in the "
                       "checkpoint. The keys are the names stored in the checkpoint (tf.train.list_variables), "
                       "the values the variables of your graph that receive them; a list, or keys taken from "
-                      "the new graph, look the new names up in the old checkpoint.",
+                      "the new graph, look the new names up in the old checkpoint. Turning a new name back "
+                      "with name.replace(new_scope, old_scope) also rewrites new_scope's name where it occurs "
+                      "inside a variable's name (dense/subnet/dense/w): rewrite only the front.",
                       holds(lambda got: got["restore_error"] is None), shows=("restore_error",)),
                 Check("trainable-only", "restores non-trainable variables of the scope too",
                       "A non-trainable variable of the scope kept its initial value. A checkpoint holds every "
@@ -437,12 +446,13 @@ LESSON = Lesson(
                       "checkpoint name; other variables of the new graph keep their own values.",
                       same("saver_names", "head"), shows=("saver_names",)),
             ),
-            # A nested scope whose name recurs inside a variable's name, a sibling scope (net/dense_v2/)
-            # and a non-trainable variable: str.replace, partition('/'), startswith(old_scope) without
-            # the '/' and tf1.trainable_variables() fail here, in public.
-            cases=(Case("net/dense/{kernel,subnet/dense/w,bias,moving_mean (non-trainable)} into pretrained/, "
+            # A nested scope whose name recurs inside a variable's name, a new scope whose name does
+            # too, a sibling scope (net/dense_v2/) and a non-trainable variable: str.replace either
+            # way, partition('/'), startswith(old_scope) without the '/' and tf1.trainable_variables()
+            # fail here, in public.
+            cases=(Case("net/dense/{kernel,subnet/dense/w,bias,moving_mean (non-trainable)} into dense/, "
                         "next to net/dense_v2/",
-                        {"old_scope": "net/dense", "new_scope": "pretrained",
+                        {"old_scope": "net/dense", "new_scope": "dense",
                          "variables": [["kernel", [3, 2]], ["subnet/dense/w", [2]], ["bias", [2]],
                                        ["moving_mean", [2], False]],
                          "seed": 11, "sibling": "_v2"}),),
@@ -529,6 +539,14 @@ LESSON = Lesson(
                 Check("wrong-loss-values", "logs the loss of each step",
                       "The logged losses are not the losses of the steps: run the merged summary in the same "
                       "sess.run as the train op.", same("loss_values"), shows=("loss_values",)),
+                Check("histogram-of-variable", "summarises the `weights` tensor, the read the update waits for",
+                      "Your histogram summarises the variable w, not the `weights` tensor you were given. "
+                      "tf1.summary.histogram('weights', w) adds a read of w of its own, which the update does "
+                      "not wait for: in the sess.run of the train op it may run before or after the update, "
+                      "and describe either. Summarise `weights`, the read the loss and the update are "
+                      "computed from: tf1.summary.histogram('weights', weights).",
+                      holds(lambda got: all(kind != "ReadVariableOp" for _, kind in got["hist_inputs"])),
+                      shows=("hist_inputs",)),
                 Check("wrong-histogram-values", "logs the histogram of `weights` at each step",
                       "The histograms do not describe `weights` as the step used them: summarise the "
                       "`weights` tensor itself, tf1.summary.histogram('weights', weights), run with the train op.",
@@ -548,14 +566,16 @@ REQUIREMENTS = {
         "counted by global_step": ("step-never-counts", "trainable-step", "int32-step"),
     },
     "restore_or_initialize": {
-        "Restore the newest checkpoint of ckpt_dir and return its path": ("not-latest-checkpoint", "checkpoint-not-found", "reinitialized-after-restore"),
+        "Restore the newest checkpoint of ckpt_dir and return its path": (
+            "not-latest-checkpoint", "checkpoint-not-found", "reinitialized-after-restore"),
         "or initialise and return None": ("restore-without-checkpoint", "fresh-not-initialized"),
         "(in sess, with saver; reading ckpt_dir only)": ("default-session", "own-saver", "writes-checkpoints"),
     },
     "train_resumable": {
         "Train the regression to total_steps": ("not-training", "wrong-model", "not-reproducible",
                                                 "step-out-of-line"),
-        "resuming from ckpt_dir": ("ignored-checkpoint", "crash-save-skipped", "reinitialized-after-restore", "step-not-in-checkpoint", "int32-step"),
+        "resuming from ckpt_dir": ("ignored-checkpoint", "crash-save-skipped", "reinitialized-after-restore",
+                                   "step-not-in-checkpoint", "int32-step"),
         "a crash and resume change nothing": ("resume-differs", "crash-counts-global-steps"),
         "save_every, max_to_keep": ("max-to-keep-ignored", "crashed-checkpoints-kept", "saver-per-save",
                                     "files-outside-dir"),
@@ -571,9 +591,10 @@ REQUIREMENTS = {
         "in ckpt_dir/best/": ("shared-state-file", "files-outside-dir"),
     },
     "log_training": {
-        "Train `steps` times, writing per step to logdir": ("events-not-on-disk", "writer-per-step", "files-outside-dir", "summaries-per-step"),
+        "Train `steps` times, writing per step to logdir": ("events-not-on-disk", "writer-per-step",
+                                                            "files-outside-dir", "summaries-per-step"),
         "scalar 'loss'": ("missing-histogram", "wrong-loss-values"),
-        "histogram 'weights'": ("missing-histogram", "wrong-histogram-values"),
+        "histogram 'weights'": ("missing-histogram", "histogram-of-variable", "wrong-histogram-values"),
         "(at the global step each training step starts from)": "summary-step",
     },
 }
