@@ -307,11 +307,12 @@ LESSON = Lesson(
                       _clear_error("shape_mismatch"), shows=("shape_mismatch",)),
             ),
             cases=(Case("current -> past, built in another order, with a decoy scope 'current_old' and a "
-                        "non-trainable source 'moving_mean' that has a partner", {
+                        "non-trainable source 'moving_mean' that has a partner; the kernel of the wrong shape transposed", {
                 "src_scope": "current", "dst_scope": "past",
                 "shapes": {"scale": [3], "shift": [3], "kernel": [2, 3]},
                 "src_order": ["scale", "shift", "kernel"], "dst_order": ["shift", "scale", "kernel"],
-                "decoy": "current_old", "src_frozen": "moving_mean", "missing": "extra_bias", "bad_shape": "kernel"}),),
+                "decoy": "current_old", "src_frozen": "moving_mean", "missing": "extra_bias", "bad_shape": "kernel",
+                "transposed": True}),),
         ),
         Exercise(
             id="current_and_past", symbol="build_current_and_past", points=3, probe=probe_current_and_past,
