@@ -306,11 +306,13 @@ LESSON = Lesson(
                       "altogether under `python -O`.",
                       _clear_error("shape_mismatch"), shows=("shape_mismatch",)),
             ),
-            cases=(Case("current -> past, built in another order, with a decoy scope 'current_old' and a "
-                        "non-trainable source 'moving_mean' that has a partner; the kernel of the wrong shape transposed", {
+            cases=(Case("current -> past, built in another order, with a layer 'recurrent', a decoy scope 'current_old' "
+                        "and a non-trainable source 'moving_mean' that has a partner; the kernel of the wrong shape "
+                        "transposed", {
                 "src_scope": "current", "dst_scope": "past",
-                "shapes": {"scale": [3], "shift": [3], "kernel": [2, 3]},
-                "src_order": ["scale", "shift", "kernel"], "dst_order": ["shift", "scale", "kernel"],
+                "shapes": {"scale": [3], "shift": [3], "recurrent/w": [3], "kernel": [2, 3]},
+                "src_order": ["scale", "shift", "recurrent/w", "kernel"],
+                "dst_order": ["shift", "scale", "recurrent/w", "kernel"],
                 "decoy": "current_old", "src_frozen": "moving_mean", "missing": "extra_bias", "bad_shape": "kernel",
                 "transposed": True}),),
         ),
