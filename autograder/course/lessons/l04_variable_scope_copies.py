@@ -505,8 +505,9 @@ LESSON = Lesson(
                       "variable in place with t.assign(...).",
                       holds(lambda got: got["kept_variables"] is True), shows=("kept_variables",)),
             ),
-            cases=(Case("list of two variables, tau 0.2, 2 updates", {
-                "target": [[0.0, 0.0], [10.0]], "source": [[1.0, -1.0], [0.0]], "tau": 0.2, "steps": 2}),),
+            cases=(Case("a dict of two variables, the source listing its keys in another order, tau 0.2, 2 updates", {
+                "target": {"kernel": [0.0, 0.0], "bias": [10.0, 10.0]}, "source": {"bias": [2.0, 2.0], "kernel": [1.0, -1.0]},
+                "tau": 0.2, "steps": 2}),),
         ),
     ),
 )
