@@ -306,11 +306,15 @@ LESSON = Lesson(
                       "altogether under `python -O`.",
                       _clear_error("shape_mismatch"), shows=("shape_mismatch",)),
             ),
-            cases=(Case("current -> past, built in another order, with a decoy scope 'current_old'", {
+            cases=(Case("current -> past, built in another order, with a layer 'recurrent', a decoy scope 'current_old' "
+                        "and a non-trainable source 'moving_mean' that has a partner; the kernel of the wrong shape "
+                        "transposed", {
                 "src_scope": "current", "dst_scope": "past",
-                "shapes": {"scale": [3], "shift": [3], "kernel": [2, 3]},
-                "src_order": ["scale", "shift", "kernel"], "dst_order": ["shift", "scale", "kernel"],
-                "decoy": "current_old", "missing": "extra_bias", "bad_shape": "kernel"}),),
+                "shapes": {"scale": [3], "shift": [3], "recurrent/w": [3], "kernel": [2, 3]},
+                "src_order": ["scale", "shift", "recurrent/w", "kernel"],
+                "dst_order": ["shift", "scale", "recurrent/w", "kernel"],
+                "decoy": "current_old", "src_frozen": "moving_mean", "missing": "extra_bias", "bad_shape": "kernel",
+                "transposed": True}),),
         ),
         Exercise(
             id="current_and_past", symbol="build_current_and_past", points=3, probe=probe_current_and_past,
@@ -501,8 +505,9 @@ LESSON = Lesson(
                       "variable in place with t.assign(...).",
                       holds(lambda got: got["kept_variables"] is True), shows=("kept_variables",)),
             ),
-            cases=(Case("list of two variables, tau 0.2, 2 updates", {
-                "target": [[0.0, 0.0], [10.0]], "source": [[1.0, -1.0], [0.0]], "tau": 0.2, "steps": 2}),),
+            cases=(Case("a dict of two variables, the source listing its keys in another order, tau 0.2, 2 updates", {
+                "target": {"kernel": [0.0, 0.0], "bias": [10.0, 10.0]}, "source": {"bias": [2.0, 2.0], "kernel": [1.0, -1.0]},
+                "tau": 0.2, "steps": 2}),),
         ),
     ),
 )
