@@ -136,9 +136,9 @@ def replay_freezer(observation, inputs, run):
                           "message": refused or "the probe's reads of the variables did not re-run"}}
     trajectory = [{name: np.asarray(read[k]) for k, name in enumerate(names)} for read in reads]
     schedule = [list(inputs["cycle"][i % len(inputs["cycle"])]) for i in range(observation["steps_run"])]
-    fresh, trained, stuck = freeze_report(trajectory, schedule, names)
+    fresh, trained, stuck, partly = freeze_report(trajectory, schedule, names)
     return {**counted, "frozen_moved_fresh": fresh[:5], "frozen_moved_after_training": trained[:5],
-            "unfrozen_stuck": stuck[:5],
+            "unfrozen_stuck": stuck[:5], "frozen_moved_beside_held": partly[:5],
             "bystander_moved": observation["bystander"] and not np.array_equal(reads[0][-1], reads[-1][-1]),
             "final": {name: value.tolist() for name, value in trajectory[-1].items()}}
 
@@ -324,6 +324,14 @@ LESSON = Lesson(
                       "update op you will need in __init__; step() may only choose one and run it.",
                       holds(lambda got: not got["modified_finalized_graph"] and got["op_growth"] == 0),
                       shows=("modified_finalized_graph", "steps_run")),
+                Check("only-one-frozen-held", "holds every variable of a frozen set, not only one",
+                      "On a step that froze several variables, one that had trained before came out "
+                      "bit-identical and another frozen variable moved (the steps and the variables that "
+                      "moved are shown): step() ran the op that holds only one of them (the first of "
+                      "`frozen`, say). Run the op built without all of them: build one for every possible "
+                      "frozen set, not only the empty set and single variables, keyed by the frozenset of "
+                      "their names.",
+                      holds(lambda got: got["frozen_moved_beside_held"] == []), shows=("frozen_moved_beside_held",)),
                 Check("collection-after-minimize", "leaves a never-trained frozen variable bit-identical",
                       FRESH_MOVED, holds(lambda got: got["frozen_moved_fresh"] == []),
                       shows=("frozen_moved_fresh",)),
@@ -416,7 +424,8 @@ REQUIREMENTS = {
     },
     "freezer": {
         "Build every op the training will need (it is finalized next)": "ops-in-loop",
-        "variables in `frozen` stay bit-identical": ("collection-after-minimize", "zero-gradient-not-freeze"),
+        "variables in `frozen` stay bit-identical": ("only-one-frozen-held", "collection-after-minimize",
+                                                     "zero-gradient-not-freeze"),
         "all others are updated": "unfrozen-stuck",
         "Trains var_list": "trains-outside-var-list",
         "`frozen`: variables of var_list, in any order": "frozen-order",

@@ -194,19 +194,23 @@ def _same_weights(a, b):
 
 
 def freeze_report(trajectory, schedule, names):
-    """Which variables moved while frozen (never trained before / trained before) and which stood
-    still, as [step, name] pairs, from the weights at the start and after each step of `schedule`."""
-    fresh, trained, stuck, seen = [], [], [], set()
+    """Which variables moved while frozen (never trained before / trained before), which stood
+    still, and which moved while frozen beside a frozen variable that had trained before and stood
+    still (`partly`: a step that held only part of its frozen set), as [step, name] pairs, from the
+    weights at the start and after each step of `schedule`."""
+    fresh, trained, stuck, partly, seen = [], [], [], [], set()
     for i, frozen in enumerate(schedule):
         before, after = trajectory[i], trajectory[i + 1]
+        moved = {name: not np.array_equal(before[name], after[name]) for name in names}
         for name in names:
-            moved = not np.array_equal(before[name], after[name])
-            if name in frozen and moved:
+            if name in frozen and moved[name]:
                 (trained if name in seen else fresh).append([i, name])
-            elif name not in frozen and not moved:
+            elif name not in frozen and not moved[name]:
                 stuck.append([i, name])
+        if any(name in seen and not moved[name] for name in frozen):
+            partly.extend([i, name] for name in frozen if moved[name])
         seen |= set(names) - set(frozen)
-    return fresh, trained, stuck
+    return fresh, trained, stuck, partly
 
 
 def _freezer_loss(kind, variables):
@@ -336,6 +340,6 @@ def probe_train_layers(train, x, y, layers, schedule, lr):
     trajectory = recorder.trajectory(untrained, trained, len(schedule))
     if trajectory is None:  # the weights after step k: those of a run of k steps on a fresh model
         trajectory = [untrained] + [run(k)[0] for k in range(1, len(schedule))] + [trained]
-    fresh, trained_moved, stuck = freeze_report(trajectory, schedule, names)
+    fresh, trained_moved, stuck, _ = freeze_report(trajectory, schedule, names)
     return {"losses": losses, "frozen_moved_fresh": fresh[:5], "frozen_moved_after_training": trained_moved[:5],
             "unfrozen_stuck": stuck[:5]}
