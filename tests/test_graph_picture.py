@@ -63,6 +63,16 @@ def test_collapsed_scopes_are_one_node_with_their_op_count():
     assert any(n.startswith("gradients/") for n in everything.nodes) and "gradients/" not in everything.nodes
 
 
+def test_a_folded_scope_counts_the_reads_drawn_as_their_variables():
+    with tf.Graph().as_default() as graph:
+        x = tf1.get_variable("x", initializer=3.0)
+        tf1.train.AdamOptimizer(0.1).minimize(tf.abs(x - 1.0))
+    picture = show_graph(graph, collapse=("Adam",))
+    held = [op for op in graph.get_operations() if op.name.startswith("Adam/")]
+    assert any(op.type == "ReadVariableOp" for op in held)  # drawn as the variables it reads
+    assert picture.nodes["Adam/"].count == len(held) and f"{len(held)} ops" in picture.dot
+
+
 def test_hide_and_highlight():
     graph = threshold_graph()
     picture = show_graph(graph, hide=["loss", "train*"], highlight=["threshold", "gradients/Shape"])

@@ -86,7 +86,7 @@ SAFE_OPS = frozenset({
     "Add", "AddV2", "AddN", "Sub", "Mul", "Div", "RealDiv", "DivNoNan", "FloorDiv", "FloorMod", "Mod", "TruncateDiv",
     "Maximum", "Minimum", "Neg", "Abs", "Sign", "Square", "Sqrt", "Rsqrt", "Reciprocal", "Exp", "Expm1", "Log",
     "Log1p", "Pow", "Floor", "Ceil", "Round", "Rint", "Tanh", "Sigmoid", "Relu", "Softplus", "Sin", "Cos",
-    "SquaredDifference", "ClipByValue", "MatMul", "BatchMatMulV2", "Greater", "GreaterEqual", "Less", "LessEqual",
+    "SquaredDifference", "ClipByValue", "MatMul", "BatchMatMulV2", "BiasAdd", "Greater", "GreaterEqual", "Less", "LessEqual",
     "Equal", "NotEqual", "LogicalAnd", "LogicalOr", "LogicalNot", "Select", "SelectV2", "IsNan", "IsFinite",
     "Sum", "Mean", "Max", "Min", "Prod", "All", "Any", "ArgMax", "ArgMin", "Cumsum", "Cumprod",
     # printing and asserting: honest debugging (the worker's output goes nowhere)

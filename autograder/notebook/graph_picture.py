@@ -60,7 +60,7 @@ class Node:
     inputs: list[str] = field(default_factory=list)   # source node names of data edges
     controls: list[str] = field(default_factory=list)  # source node names of control edges
     value: str | None = None  # a scalar Const's value, as text
-    count: int = 1  # ops folded into this node (collapsed scopes)
+    count: int = 1  # a collapsed scope: every op it holds (a read of a variable is drawn as the variable)
 
     @property
     def scope(self) -> str:
@@ -175,7 +175,7 @@ class GraphPicture:
     def summary(self) -> str:
         folded = sum(n.count for n in self.nodes.values() if n.kind == "collapsed")
         return (f"{self.total_ops} ops: {len(self.nodes)} drawn"
-                + (f" ({folded} folded into {sum(n.kind == 'collapsed' for n in self.nodes.values())} scope nodes)"
+                + (f" ({folded} of them in {sum(n.kind == 'collapsed' for n in self.nodes.values())} folded scopes)"
                    if folded else "")
                 + (f", {self.hidden_ops} initialiser ops hidden" if self.hidden_ops else ""))
 
@@ -269,6 +269,10 @@ def show_graph(graph: Any, *, hide_init: bool = True, fold_reads: bool = True, c
             source = node if where == name else all_nodes.get(where, node)
             shown[where] = Node(where, source.op if own else "scope", count=0, value=source.value if own else None)
         shown[where].count += 1
+    # A folded scope's label states every op the scope holds, not only those drawn in its node.
+    for name in all_nodes:
+        if (scope := _collapsed_scope(name, collapse)) and target[name] != scope + "/" and scope + "/" in shown:
+            shown[scope + "/"].count += 1
     edges: set[tuple[str, str, bool]] = set()
     for name, node in all_nodes.items():
         head = target[name]

@@ -171,9 +171,35 @@ MUTANTS += [
            ('    tf1.add_to_collection("losses", decay * tf.nn.l2_loss(w))\n', "")),
 ]
 
+# Issue 35: logits from the constant initial values: right until training moves w or b.
+MUTANTS += [
+    edited("bookkeeping_logits_of_b0", "bookkeeping", "logits-not-from-variables",
+           ("logits = tf.matmul(x, w) + b", "logits = tf.matmul(x, w) + b0")),
+    edited("bookkeeping_logits_of_w0", "bookkeeping", "logits-not-from-variables",
+           ("logits = tf.matmul(x, w) + b", "logits = tf.matmul(x, w0) + b")),
+]
+
+# Issue 35: ops for the empty set and each single variable, the first of `frozen` held: it was named
+# zero-gradient-not-freeze (public) and collection-after-minimize (hidden).
+MUTANTS += [
+    Mutant("freezer_first_frozen_only", "freezer", "only-one-frozen-held", "freezer_solution", '''
+        class Freezer:
+            def __init__(self, loss, var_list, optimizer):
+                grads_and_vars = optimizer.compute_gradients(loss, var_list=list(var_list))
+                self.ops = {None: optimizer.apply_gradients(grads_and_vars)}
+                for _, held in grads_and_vars:
+                    self.ops[held.op.name] = optimizer.apply_gradients(
+                        [(g, v) for g, v in grads_and_vars if v is not held])
+
+            def step(self, sess, frozen):
+                sess.run(self.ops[frozen[0].op.name if frozen else None])
+        '''),
+]
+
 # Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
 PUBLIC = {"freezer_op_per_variable", "freezer_all_trainables", "decay_regularizer",
           # Issue 35: each passed the public case before it held the situation (a name the start of
           # another, a frozen list out of var_list's order, Keras's dense and dense_1).
           "excluding_by_prefix", "excluding_names_by_rstrip", "freezer_keys_in_given_order",
-          "layers_frozen_by_prefix", "bookkeeping_summary_before_bias", "excluding_first_only"}
+          "layers_frozen_by_prefix", "bookkeeping_summary_before_bias", "excluding_first_only",
+          "bookkeeping_logits_of_b0", "bookkeeping_logits_of_w0", "freezer_first_frozen_only"}

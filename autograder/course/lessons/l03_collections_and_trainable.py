@@ -14,6 +14,7 @@ from autograder.course.spec import Case, Check, Exercise, Lesson
 from autograder.inkernel.probes.l03_collections_and_trainable import (
     BOOKKEEPING_KEYS,
     DENSE_KEYS,
+    LAYER_VARIABLES,
     TRAIN_EXCLUDING_KEYS,
     freeze_report,
     probe_bookkeeping,
@@ -62,9 +63,16 @@ BOOKKEEPING_SHOWN = {"global": "variables", "trainable": "trainable_variables", 
 
 def replay_bookkeeping(observation, inputs, run):
     """The collections, the shadow variables, and the counter's and the global step's dtypes, read
-    outside the kernel from the MetaGraphDef."""
+    outside the kernel from the MetaGraphDef; and per model variable whether `tf.gradients` of the
+    logits reaches it (`logits_reach`), asked outside the kernel of the graph handed out."""
     listed, dtypes, _ = _collections_outside(observation, BOOKKEEPING_KEYS, run)
-    done = {k: v for k, v in observation.items() if k != "meta_graph"}
+    answer = run({"graph": observation["graph"], "runs": [],
+                  "gradients": [[observation["logits_name"], [name + ":0" for name in LAYER_VARIABLES]]]})
+    if "refused" in answer:
+        return {"error": {"type": "NotReplayable", "message": answer["refused"]}}
+    reached = answer["gradients"][0] or [False] * len(LAYER_VARIABLES)  # None: a variable the graph lacks
+    done = {k: v for k, v in observation.items() if k not in ("meta_graph", "graph", "logits_name")}
+    done["logits_reach"] = dict(zip(LAYER_VARIABLES, reached))
     done.update({key: sorted(listed[name]) for key, name in BOOKKEEPING_SHOWN.items()})
     # A summary is judged without its scopes, as in lesson 5: a v1 summary made inside a name or
     # variable scope takes the scope as a prefix of its name and tag, and is still "mean_logit".
@@ -72,7 +80,7 @@ def replay_bookkeeping(observation, inputs, run):
     steps = listed["global_step"] or [name for name in listed["variables"] if name == "global_step"]
     done["global_step_dtype"] = dtypes.get(steps[0]) if steps else None
     shadows = {name: [v for v in listed["variables"] if v.startswith(name + "/")]
-               for name in ("b", "w") if name in listed["variables"]}
+               for name in sorted(LAYER_VARIABLES) if name in listed["variables"]}
     done["shadows"] = {name: [len(found), any(v in listed["trainable_variables"] for v in found)]
                        for name, found in shadows.items()}
     counter = observation["counter"]
@@ -128,9 +136,9 @@ def replay_freezer(observation, inputs, run):
                           "message": refused or "the probe's reads of the variables did not re-run"}}
     trajectory = [{name: np.asarray(read[k]) for k, name in enumerate(names)} for read in reads]
     schedule = [list(inputs["cycle"][i % len(inputs["cycle"])]) for i in range(observation["steps_run"])]
-    fresh, trained, stuck = freeze_report(trajectory, schedule, names)
+    fresh, trained, stuck, partly = freeze_report(trajectory, schedule, names)
     return {**counted, "frozen_moved_fresh": fresh[:5], "frozen_moved_after_training": trained[:5],
-            "unfrozen_stuck": stuck[:5],
+            "unfrozen_stuck": stuck[:5], "frozen_moved_beside_held": partly[:5],
             "bystander_moved": observation["bystander"] and not np.array_equal(reads[0][-1], reads[-1][-1]),
             "final": {name: value.tolist() for name, value in trajectory[-1].items()}}
 
@@ -204,6 +212,12 @@ LESSON = Lesson(
                       "before the name are fine), and merge_all() merges only what it holds. A v1 "
                       "tf.compat.v1.summary.scalar(\"mean_logit\", ...) adds itself to it; the TF2 "
                       "tf.summary.scalar adds nothing to it.", same("summaries"), shows=("summaries",)),
+                Check("logits-not-from-variables", "computes the logits from the variables w and b",
+                      "The logits do not depend on the variable w or b (shown: whether a gradient of the "
+                      "logits reaches each). They were computed from the initial value w0 or b0, a "
+                      "constant: the values agree before the first step, but training never moves what the "
+                      "logits do not use. Compute them from the variables get_variable returned.",
+                      holds(lambda got: all(got["logits_reach"].values())), shows=("logits_reach",)),
                 Check("wrong-logits", "computes logits = x @ w + b",
                       "The logits must be x @ w + b, with w and b starting at w0 and b0.",
                       same("logits"), shows=("logits", "run_error")),
@@ -310,6 +324,14 @@ LESSON = Lesson(
                       "update op you will need in __init__; step() may only choose one and run it.",
                       holds(lambda got: not got["modified_finalized_graph"] and got["op_growth"] == 0),
                       shows=("modified_finalized_graph", "steps_run")),
+                Check("only-one-frozen-held", "holds every variable of a frozen set, not only one",
+                      "On a step that froze several variables, one that had trained before came out "
+                      "bit-identical and another frozen variable moved (the steps and the variables that "
+                      "moved are shown): step() ran the op that holds only one of them (the first of "
+                      "`frozen`, say). Run the op built without all of them: build one for every possible "
+                      "frozen set, not only the empty set and single variables, keyed by the frozenset of "
+                      "their names.",
+                      holds(lambda got: got["frozen_moved_beside_held"] == []), shows=("frozen_moved_beside_held",)),
                 Check("collection-after-minimize", "leaves a never-trained frozen variable bit-identical",
                       FRESH_MOVED, holds(lambda got: got["frozen_moved_fresh"] == []),
                       shows=("frozen_moved_fresh",)),
@@ -378,7 +400,7 @@ LESSON = Lesson(
 # What each exercise's docstring (and the text above it) promises, and the check that reads it.
 REQUIREMENTS = {
     "bookkeeping": {
-        "logits = x @ w + b": "wrong-logits",
+        "logits = x @ w + b": ("logits-not-from-variables", "wrong-logits"),
         "w, b: trainable model variables (GLOBAL, TRAINABLE, MODEL)": ("trainable-by-default", "not-model-variables",
                                                                          "model-variables-not-global"),
         "the global step": "step-not-int64",
@@ -402,7 +424,8 @@ REQUIREMENTS = {
     },
     "freezer": {
         "Build every op the training will need (it is finalized next)": "ops-in-loop",
-        "variables in `frozen` stay bit-identical": ("collection-after-minimize", "zero-gradient-not-freeze"),
+        "variables in `frozen` stay bit-identical": ("only-one-frozen-held", "collection-after-minimize",
+                                                     "zero-gradient-not-freeze"),
         "all others are updated": "unfrozen-stuck",
         "Trains var_list": "trains-outside-var-list",
         "`frozen`: variables of var_list, in any order": "frozen-order",

@@ -9,13 +9,22 @@ import contextlib
 
 import numpy as np
 
-from autograder.inkernel.probing import CallCounter, FinalizedGraphGuard, RunsRecorded, export_collections, op_count
+from autograder.inkernel.probing import (
+    CallCounter,
+    FinalizedGraphGuard,
+    RunsRecorded,
+    export_collections,
+    export_graph,
+    op_count,
+)
 
 # The collections the grader reads, by their GraphKeys value, from the MetaGraphDef a probe hands out
 BOOKKEEPING_KEYS = ("variables", "trainable_variables", "local_variables", "model_variables",
                     "moving_average_variables", "summaries", "global_step")
 TRAIN_EXCLUDING_KEYS = ("variables", "trainable_variables")
 DENSE_KEYS = ("trainable_variables", "losses", "regularization_losses")
+# The variables the bookkeeping layer's logits must be computed from (by their op names)
+LAYER_VARIABLES = ("w", "b")
 
 
 def unscoped(name: str) -> str:
@@ -46,20 +55,25 @@ def probe_bookkeeping(build, x, w0, b0):
     Also reads what the docstring fixes beyond names: the counter's shape and starting value, the
     value the "mean_logit" summary reports, and how far each moving average moves when its
     variable then grows by 1 (0.01 for decay 0.99). Shadow variables are found by the variable they
-    average (their names start with "w/" or "b/"), whatever the EMA is called.
+    average (their names start with "w/" or "b/"), whatever the EMA is called. Hands out the part
+    of the graph that computes the logits and holds w and b (`graph`, with the logits' tensor
+    name): the grader asks outside the kernel whether the logits depend on the variables.
     """
     import tensorflow as tf
+    from tensorflow.python.framework import ops
 
     tf1 = tf.compat.v1
     x = np.asarray(x, np.float32)
     with tf.Graph().as_default() as graph:
         x_t = tf1.placeholder(tf.float32, [None, x.shape[1]], name="x")
         logits, ema_op = build(x_t, np.asarray(w0, np.float32), np.asarray(b0, np.float32))
-        obs = {"meta_graph": export_collections(graph, BOOKKEEPING_KEYS)}
+        obs = {"meta_graph": export_collections(graph, BOOKKEEPING_KEYS), "logits_name": logits.name}
+        held = {op.name: op for op in ops.Graph.get_operations(graph)}
+        obs["graph"] = export_graph(graph, [logits.op] + [held[name] for name in LAYER_VARIABLES if name in held])
         global_variables = _collection(graph, tf1.GraphKeys.GLOBAL_VARIABLES)
         counters = [v for v in _collection(graph, tf1.GraphKeys.LOCAL_VARIABLES) + global_variables
                     if v.op.name == "examples_seen"]
-        variables = {v.op.name: v for v in global_variables if v.op.name in ("w", "b")}
+        variables = {v.op.name: v for v in global_variables if v.op.name in LAYER_VARIABLES}
         shadows = {name: sorted((v for v in global_variables if v.op.name.startswith(name + "/")),
                                 key=lambda v: v.op.name) for name in variables}
         grow = [v.assign_add(tf.ones_like(v)) for v in variables.values()]
@@ -180,19 +194,23 @@ def _same_weights(a, b):
 
 
 def freeze_report(trajectory, schedule, names):
-    """Which variables moved while frozen (never trained before / trained before) and which stood
-    still, as [step, name] pairs, from the weights at the start and after each step of `schedule`."""
-    fresh, trained, stuck, seen = [], [], [], set()
+    """Which variables moved while frozen (never trained before / trained before), which stood
+    still, and which moved while frozen beside a frozen variable that had trained before and stood
+    still (`partly`: a step that held only part of its frozen set), as [step, name] pairs, from the
+    weights at the start and after each step of `schedule`."""
+    fresh, trained, stuck, partly, seen = [], [], [], [], set()
     for i, frozen in enumerate(schedule):
         before, after = trajectory[i], trajectory[i + 1]
+        moved = {name: not np.array_equal(before[name], after[name]) for name in names}
         for name in names:
-            moved = not np.array_equal(before[name], after[name])
-            if name in frozen and moved:
+            if name in frozen and moved[name]:
                 (trained if name in seen else fresh).append([i, name])
-            elif name not in frozen and not moved:
+            elif name not in frozen and not moved[name]:
                 stuck.append([i, name])
+        if any(name in seen and not moved[name] for name in frozen):
+            partly.extend([i, name] for name in frozen if moved[name])
         seen |= set(names) - set(frozen)
-    return fresh, trained, stuck
+    return fresh, trained, stuck, partly
 
 
 def _freezer_loss(kind, variables):
@@ -322,6 +340,6 @@ def probe_train_layers(train, x, y, layers, schedule, lr):
     trajectory = recorder.trajectory(untrained, trained, len(schedule))
     if trajectory is None:  # the weights after step k: those of a run of k steps on a fresh model
         trajectory = [untrained] + [run(k)[0] for k in range(1, len(schedule))] + [trained]
-    fresh, trained_moved, stuck = freeze_report(trajectory, schedule, names)
+    fresh, trained_moved, stuck, _ = freeze_report(trajectory, schedule, names)
     return {"losses": losses, "frozen_moved_fresh": fresh[:5], "frozen_moved_after_training": trained_moved[:5],
             "unfrozen_stuck": stuck[:5]}
