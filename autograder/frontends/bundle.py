@@ -19,7 +19,8 @@ from autograder import COURSE_ROOT
 STUDENT_MODULES = ("__init__.py", "check.py", "graph_picture.py", "frontends/__init__.py", "frontends/check.py",
                    "frontends/lab.py", "judging/__init__.py", "judging/judge.py", "judging/feedback.py",
                    "judging/screening.py", "judging/cells.py", "judging/replaying.py",
-                   "engine/__init__.py", "engine/untrusted.py", "engine/replay.py", "engine/meta_graph.py",
+                   "engine/__init__.py", "engine/untrusted.py", "engine/replay.py", "engine/artifacts.py",
+                   "engine/meta_graph.py",
                    "inkernel/__init__.py", "inkernel/probe.py", "inkernel/probing.py", "inkernel/quiet.py", "inkernel/probes/*.py", "course/*.py",
                    "course/lessons/*.py", "course/public_expected/*.json", "notebook/*.py")
 
