@@ -245,3 +245,12 @@ PUBLIC |= {"exponential_one_minus_decay_rate", "restarts_assume_t_mul_two", "res
 # breaks DESIGN's rule that a public PASS is never taken back; give the public case its situation and
 # take it off this list (tests/test_grading.py's test_no_public_pass_is_taken_back insists on both).
 HIDDEN_ONLY = {"restarts_walk_ends_the_old_period"}
+
+# Review revJ (issue 35): a cut that also sets the best loss to the loss at the cut passed every public script,
+# whose losses after a cut never dipped below it without a new best.
+MUTANTS += [
+    edited("auto_best_reset_at_cut", "auto_decay", "best-reset-at-cut",
+           ("self.best.assign(tf.minimum(best, self.val_loss))",
+            "self.best.assign(tf.where(cut, self.val_loss, tf.minimum(best, self.val_loss)))")),
+]
+PUBLIC |= {"auto_best_reset_at_cut"}

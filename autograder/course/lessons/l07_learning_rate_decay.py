@@ -135,13 +135,17 @@ def _cuts(rates, initial_rate):
     return [i for i, (old, new) in enumerate(zip(previous, rates)) if new < old * (1 - 1e-6)]
 
 
-def _same_cuts(name):
-    """The rate is cut after the same evaluations of script `name` as the reference cuts it."""
+def _same_cuts(name, until_first_cut=False):
+    """The rate is cut after the same evaluations of script `name` as the reference cuts it; with
+    `until_first_cut`, only up to the reference's first cut (what happens at a cut is other checks')."""
     @_safe
     def compare(got, expected):
-        return (len(got["rates_" + name]) == len(expected["rates_" + name])
-                and _cuts(got["rates_" + name], got["initial_rate"])
-                == _cuts(expected["rates_" + name], expected["initial_rate"]))
+        mine, reference = got["rates_" + name], expected["rates_" + name]
+        end = len(reference)
+        if until_first_cut and _cuts(reference, expected["initial_rate"]):
+            end = _cuts(reference, expected["initial_rate"])[0] + 1
+        return (len(mine) == len(reference)
+                and _cuts(mine[:end], got["initial_rate"]) == _cuts(reference[:end], expected["initial_rate"]))
     return compare
 
 
@@ -482,7 +486,7 @@ LESSON = Lesson(
                       "Compare each validation loss with the best one seen so far, not with the last one: "
                       "a loss that dips below the previous evaluation but not below the best is still no "
                       "progress, and must count against patience.",
-                      _same_cuts("zigzag"), shows=("rates_zigzag",)),
+                      _same_cuts("zigzag", until_first_cut=True), shows=("rates_zigzag",)),
                 Check("count-kept-after-improvement", "a new best loss starts the patience count again",
                       "The count of evaluations without a new best must start again from zero at every new "
                       "best loss: `patience` bad evaluations in a row cut the rate, not `patience` bad ones "
@@ -492,6 +496,11 @@ LESSON = Lesson(
                       "After lowering the rate, reset the counter of bad evaluations to zero: the new rate "
                       "gets `patience` evaluations of its own before the next cut.",
                       _same_cuts("plateau"), shows=("rates_plateau",)),
+                Check("best-reset-at-cut", "a cut keeps the best loss",
+                      "A cut lowers the rate and restarts the count; the best loss stays the best seen so far. "
+                      "A loss below the one that brought the cut, but above the best, is no new best: it "
+                      "counts against patience. Do not set the best loss to the current loss at a cut.",
+                      _same_cuts("dip"), shows=("rates_dip",)),
                 Check("tie-not-improvement", "a loss equal to the best is not an improvement",
                       "An evaluation improves only when its loss is strictly below the best (`<`, not "
                       "`<=`): a loss that merely ties the best is a plateau, and counts against patience.",
@@ -507,7 +516,8 @@ LESSON = Lesson(
                             "zigzag": [1.0, 0.9, 0.95, 0.92, 0.94, 0.85, 0.9, 0.87, 0.89, 0.8, 0.84, 0.82, 0.79],
                             "plateau": [1.0, 0.8, 0.81, 0.82, 0.83, 0.84, 0.85, 0.86, 0.87, 0.79, 0.8, 0.8, 0.8],
                             "ties": [1.0, 1.0, 1.0, 1.0, 0.9, 0.9, 0.9, 0.9, 0.8, 0.8, 0.7],
-                            "recover": [1.0, 1.1, 1.05, 0.9, 1.0, 0.95, 0.8, 0.85, 0.82, 0.7]}}),),
+                            "recover": [1.0, 1.1, 1.05, 0.9, 1.0, 0.95, 0.8, 0.85, 0.82, 0.7],
+                            "dip": [1.0, 1.1, 1.2, 1.3, 1.05, 1.06, 1.07]}}),),
         ),
     ),
 )
@@ -540,7 +550,8 @@ REQUIREMENTS = {
     "auto_decay": {
         "A learning-rate variable": ("rate-float32-variable", "trainable-hyperparameter", "rate-not-in-graph"),
         "cut by `factor`": "cut-by-factor",
-        "after `patience` evaluations without a new best loss": ("patience-count", "best-not-last", "count-kept-after-improvement", "patience-reset", "tie-not-improvement"),
+        "after `patience` evaluations without a new best loss": ("patience-count", "best-not-last", "count-kept-after-improvement", "patience-reset",
+                                                                "best-reset-at-cut", "tie-not-improvement"),
         "Apply the rule to one validation loss; return the rate now in force": ("returns-python-float", "rate-sequence", "unordered-reads", "unordered-run", "state-in-python"),
         "(in the session it is given, building nothing)": ("ops-in-loop", "own-session", "default-session"),
     },
