@@ -269,6 +269,9 @@ STEPS_EXP = [0, 1, 5, 9, 10, 11, 19, 20, 25, 40, 63, 100]
 STEPS_PIECE = [0, 5, 9, 10, 11, 20, 29, 30, 31, 50]
 STEPS_POLY = [0, 1, 3, 5, 9, 10, 11, 15, 19, 20, 21, 29, 30, 35]
 STEPS_COS = [0, 2, 5, 9, 10, 11, 15, 20, 29, 30, 31, 39, 40, 41, 45, 69, 70, 71, 100, 129, 130, 131]
+# t_mul 3 puts every restart where some honest rounding gives the old period; with decay_steps 12 and
+# t_mul 1.5 none gives it at step 57, the third restart, so an index off by one there fails in public.
+STEPS_COS_57 = [0, 6, 11, 12, 13, 29, 30, 31, 45, 56, 57, 58, 80]
 
 LESSON = Lesson(
     assignment="07_learning_rate_decay",
@@ -400,7 +403,10 @@ LESSON = Lesson(
             ),
             cases=(Case("lr 0.1 over 10 steps, alpha 0.1, t_mul 3, m_mul 0.6",
                         {"learning_rate": 0.1, "decay_steps": 10, "alpha": 0.1, "t_mul": 3.0, "m_mul": 0.6,
-                         "num_periods": 1.0, "beta": 0.001, "steps": STEPS_COS}),),
+                         "num_periods": 1.0, "beta": 0.001, "steps": STEPS_COS}),
+                   Case("lr 0.1 over 12 steps, t_mul 1.5: a restart at step 57 that no rounding moves",
+                        {"learning_rate": 0.1, "decay_steps": 12, "alpha": 0.1, "t_mul": 1.5, "m_mul": 0.6,
+                         "num_periods": 1.0, "beta": 0.001, "steps": STEPS_COS_57})),
         ),
         Exercise(
             id="auto_decay", symbol="AutoDecay", points=3, probe=probe_auto_decay,
