@@ -177,7 +177,7 @@ MUTANTS += [
            ('interval = np.searchsorted(np.asarray(boundaries), np.asarray(steps), side="left")',
             'interval = np.minimum(np.searchsorted(np.asarray(boundaries), np.asarray(steps), side="left"),\n'
             '                          len(boundaries) - 1)')),
-    edited("polynomial_cycle_at_step_zero", "polynomial", "cycle-ceil",
+    edited("polynomial_cycle_at_step_zero", "polynomial", "cycle-step-zero",
            ("multiplier = np.where(step == 0, 1.0, np.ceil(step / decay_steps))", "multiplier = np.ceil(step / decay_steps)")),
     edited("linear_cosine_no_clamp", "cosine_family", "linear-cosine", ("        step = np.minimum(step, decay_steps)\n", "")),
     edited("auto_count_never_reset_on_improvement", "auto_decay", "count-kept-after-improvement",
@@ -256,3 +256,15 @@ MUTANTS += [
             "self.best.assign(tf.where(cut, self.val_loss, tf.minimum(best, self.val_loss)))")),
 ]
 PUBLIC |= {"auto_best_reset_at_cut"}
+
+# Review revJ (issue 35), feedback that named another mistake: natural_exp floored even with staircase=False
+# was told about the exponent's base; one cut per plateau (the count never reset, a cut only when it equals
+# patience) was named cut-by-factor on the hidden cases, patience-reset in public.
+MUTANTS += [
+    edited("natural_exp_always_staircased", "exponential_family", "staircase-when-asked",
+           ("return learning_rate * np.exp(-decay_rate * p)", "return learning_rate * np.exp(-decay_rate * np.floor(p))")),
+    edited("auto_one_cut_per_plateau", "auto_decay", "patience-reset",
+           ("cut = bad >= patience", "cut = tf.equal(bad, patience)"),
+           ("self.bad.assign(tf.where(cut, 0, bad))", "self.bad.assign(bad)")),
+]
+PUBLIC |= {"natural_exp_always_staircased", "auto_one_cut_per_plateau", "polynomial_cycle_at_step_zero"}

@@ -116,14 +116,15 @@ def _scripts(patience: int):
 
     @st.composite
     def cut_then_best(draw, zigzag):
-        """A few new bests; then blocks of `patience` losses that are no new best (a cut), each followed by a
-        new best; then fewer or as many such losses, rising."""
+        """A few new bests; then two or three blocks of `patience` losses that are no new best (a cut), each
+        followed by a new best (so a second cut comes after a new best: a rule that cuts once per plateau
+        still compounds); then fewer or as many such losses, rising."""
         best = draw(st.integers(300, 600))
         losses = [best]
         for _ in range(draw(st.integers(0, 2))):
             best -= draw(st.integers(1, 30))
             losses.append(best)
-        for _ in range(draw(st.integers(1, 3))):
+        for _ in range(draw(st.integers(2, 3))):
             losses += draw(above(best, patience, zigzag))
             best -= draw(st.integers(1, 30))
             losses.append(best)

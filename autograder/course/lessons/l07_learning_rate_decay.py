@@ -65,6 +65,14 @@ def _staircase_agrees(got, expected):
 
 
 @_safe
+def _smooth_unless_staircase(got, expected):
+    """No kind's values with staircase=False are its staircase values where those differ from its smooth
+    ones (a wrong formula is its own check)."""
+    return not any(values_match(got[k], got["tf_" + k + "_staircase"], RTOL, ATOL)
+                   and not values_match(got[k], got["tf_" + k], RTOL, ATOL) for k in FAMILY)
+
+
+@_safe
 def _cycle_agrees(got, expected):
     """Cycled values are right for every power whose plain curve is right (a wrong curve is its own check)."""
     return all(_close(got, expected, "cycle", i) for i in range(len(expected["powers"]))
@@ -80,6 +88,18 @@ def _finite(key):
         except (KeyError, TypeError, ValueError):
             return True
         return bool(np.all(np.isfinite(values)))
+    return compare
+
+
+def _finite_at_step_zero(key):
+    """Every value the student returned for `key` at step 0 is a finite number (per power for a per-power
+    list; a malformed observation is left to the checks of the values themselves)."""
+    def compare(got, expected):
+        try:
+            values = np.asarray(got[key], dtype=np.float64)
+            return bool(np.all(np.isfinite(values[..., np.asarray(got["steps"]) == 0])))
+        except (KeyError, IndexError, TypeError, ValueError):
+            return True
     return compare
 
 
@@ -280,6 +300,13 @@ LESSON = Lesson(
         Exercise(
             id="exponential_family", symbol="np_exponential_family", points=3, probe=probe_exponential_family,
             checks=(
+                Check("staircase-when-asked", "staircase=False gives each kind's smooth curve",
+                      "With staircase=False your values of some kind are its staircase values: the exponent "
+                      "p = step / decay_steps is floored even when staircase is False. Floor p only when "
+                      "staircase is True; otherwise the rate falls a little at every step.",
+                      _smooth_unless_staircase,
+                      shows=("exponential_first_difference", "natural_exp_first_difference",
+                             "inverse_time_first_difference")),
                 Check("exponential-formula", "exponential: learning_rate * decay_rate ** (step / decay_steps)",
                       "exponential_decay multiplies the rate by decay_rate once every decay_steps steps: "
                       "learning_rate * decay_rate ** (step / decay_steps), with a fractional exponent between.",
@@ -346,6 +373,11 @@ LESSON = Lesson(
                       "Without cycle the step is clamped first, min(step, decay_steps), so the rate rests at "
                       "end_learning_rate; unclamped, 1 - p turns negative (below end, or NaN for power 0.5).",
                       _agrees("beyond"), shows=("beyond_first_difference",)),
+                Check("cycle-step-zero", "cycle=True: step 0 gives learning_rate, not NaN",
+                      "With cycle=True your rate at step 0 is NaN (or inf): ceil(0 / decay_steps) is 0, so the "
+                      "stretched decay_steps is 0 and step / decay_steps is 0 / 0. TensorFlow takes the "
+                      "multiplier as 1 at step 0, where the rate is learning_rate.",
+                      _finite_at_step_zero("cycle"), shows=("cycle_first_difference",)),
                 Check("cycle-ceil", "cycle=True stretches decay_steps by ceil(step / decay_steps)",
                       "cycle=True does not restart from step % decay_steps: it multiplies decay_steps by "
                       "ceil(step / decay_steps) (1 at step 0), so each climb-back is lower and each descent "
@@ -534,7 +566,7 @@ REQUIREMENTS = {
         "exponential_decay": "exponential-formula",
         "natural_exp_decay": "natural-exp-base",
         "inverse_time_decay": "inverse-time",
-        "staircase": ("staircase-floor", "default-arguments"),
+        "staircase": ("staircase-when-asked", "staircase-floor", "default-arguments"),
         "(an unknown kind raises ValueError)": "unknown-kind",
     },
     "piecewise": {
@@ -543,7 +575,7 @@ REQUIREMENTS = {
     },
     "polynomial": {
         "The rate at each step of tf1.train.polynomial_decay": ("power-curve", "clamp-at-end"),
-        "cycle": "cycle-ceil",
+        "cycle": ("cycle-step-zero", "cycle-ceil"),
         "end_learning_rate=0.0001, power=1.0, cycle=False": "default-arguments",
     },
     "cosine_family": {
