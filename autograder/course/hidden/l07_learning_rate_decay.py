@@ -32,22 +32,25 @@ CASES = {
         ("patience 1 and a cut to a tenth", {"initial_rate": 1.0, "factor": 0.1, "patience": 1, "scripts": {
             "rise": [2.0, 2.5, 1.5, 1.0, 1.2, 0.9],
             "zigzag": [2.0, 1.0, 1.5, 1.2, 0.9, 1.1, 1.0, 0.95, 0.5],
-            "plateau": [3.0, 2.0, 2.5, 2.4, 2.3, 1.0, 1.5, 1.4],
+            "plateau": [3.0, 2.0, 2.3, 2.4, 2.5, 1.0, 1.4, 1.5],
             "ties": [3.0, 3.0, 2.0, 2.0, 1.0, 1.0, 0.5],
-            "recover": [2.0, 2.5, 1.5, 1.8, 1.0]}}),
+            "recover": [2.0, 2.5, 1.5, 1.8, 1.0],
+            "dip": [2.0, 3.0, 2.5, 2.2]}}),
         ("patience 3 on long plateaus", {"initial_rate": 0.01, "factor": 0.7, "patience": 3, "scripts": {
             "rise": [0.5, 0.52, 0.54, 0.56, 0.4, 0.45, 0.3],
             "zigzag": [0.5, 0.6, 0.55, 0.52, 0.45, 0.5, 0.47, 0.46, 0.4, 0.41, 0.405, 0.402, 0.39],
             "plateau": [0.4, 0.41, 0.42, 0.43, 0.44, 0.45, 0.46, 0.47, 0.48, 0.49, 0.5, 0.3],
             "ties": [0.4, 0.4, 0.4, 0.4, 0.3, 0.3, 0.3, 0.3, 0.2],
-            "recover": [0.5, 0.6, 0.55, 0.45, 0.5, 0.48, 0.4, 0.42, 0.41, 0.3]}}),
+            "recover": [0.5, 0.6, 0.55, 0.45, 0.5, 0.48, 0.4, 0.42, 0.41, 0.3],
+            "dip": [0.5, 0.55, 0.6, 0.65, 0.52, 0.58, 0.51, 0.45]}}),
         ("patience 4, a cut to a quarter, long runs of equal losses", {
             "initial_rate": 0.05, "factor": 0.25, "patience": 4, "scripts": {
                 "rise": [0.9, 0.8, 0.85, 0.86, 0.9, 1.0, 0.7],
                 "zigzag": [0.9, 0.8, 0.95, 0.85, 0.82, 0.81, 0.79, 0.9, 0.85, 0.8, 0.795, 0.7],
                 "plateau": [0.9, 0.8, 0.81, 0.82, 0.83, 0.84, 0.85, 0.86, 0.87, 0.88, 0.89, 0.9, 0.91, 0.5],
                 "ties": [0.9, 0.9, 0.9, 0.9, 0.9, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.6, 0.5],
-                "recover": [0.9, 0.95, 0.92, 0.8, 0.85, 0.83, 0.7, 0.75, 0.72, 0.71, 0.6]}}),
+                "recover": [0.9, 0.95, 0.92, 0.8, 0.85, 0.83, 0.7, 0.75, 0.72, 0.71, 0.6],
+                "dip": [0.9, 0.92, 0.94, 0.96, 0.98, 0.95, 0.93, 0.97, 0.91, 0.8]}}),
     ],
 }
 
@@ -97,7 +100,7 @@ def _restarts(decay_steps: int, t_mul: float) -> list[int]:
 
 
 def _scripts(patience: int):
-    """The five scripted runs of validation losses, in hundredths, each shaped for the check that reads it.
+    """The six scripted runs of validation losses, in hundredths, each shaped for the check that reads it.
 
     Losses that are no new best always lie above the best (a tie only in "ties"), and outside "plateau" a new
     best comes only at the start or right after a cut: so an answer that gets one of the rule's parts wrong
@@ -113,14 +116,15 @@ def _scripts(patience: int):
 
     @st.composite
     def cut_then_best(draw, zigzag):
-        """A few new bests; then blocks of `patience` losses that are no new best (a cut), each followed by a
-        new best; then fewer or as many such losses, rising."""
+        """A few new bests; then two or three blocks of `patience` losses that are no new best (a cut), each
+        followed by a new best (so a second cut comes after a new best: a rule that cuts once per plateau
+        still compounds); then fewer or as many such losses, rising."""
         best = draw(st.integers(300, 600))
         losses = [best]
         for _ in range(draw(st.integers(0, 2))):
             best -= draw(st.integers(1, 30))
             losses.append(best)
-        for _ in range(draw(st.integers(1, 3))):
+        for _ in range(draw(st.integers(2, 3))):
             losses += draw(above(best, patience, zigzag))
             best -= draw(st.integers(1, 30))
             losses.append(best)
@@ -150,6 +154,16 @@ def _scripts(patience: int):
         return losses + [best] + after
 
     @st.composite
+    def dip(draw):
+        """`patience` rising losses that are no new best (a cut), then `patience` losses below the last of
+        them and above the best (a second cut), then a new best."""
+        best = draw(st.integers(300, 600))
+        rising = draw(above(best + patience, patience))
+        later = draw(st.lists(st.integers(best + 1, rising[-1] - 1), min_size=patience, max_size=patience,
+                              unique=True))
+        return [best] + rising + later + [best - draw(st.integers(1, 30))]
+
+    @st.composite
     def ties(draw):
         """Each new best repeated, then beaten."""
         best = draw(st.integers(300, 600))
@@ -160,7 +174,8 @@ def _scripts(patience: int):
         return losses + [best]
 
     return st.fixed_dictionaries({"rise": cut_then_best(False), "zigzag": cut_then_best(True),
-                                  "recover": recover(), "plateau": plateau(), "ties": ties()}).map(
+                                  "recover": recover(), "plateau": plateau(), "ties": ties(),
+                                  "dip": dip()}).map(
         lambda scripts: {name: [level / 100 for level in losses] for name, losses in scripts.items()})
 
 # What each promise of REQUIREMENTS ranges over (its dimension) and a hidden situation that reaches it

@@ -65,6 +65,14 @@ def _staircase_agrees(got, expected):
 
 
 @_safe
+def _smooth_unless_staircase(got, expected):
+    """No kind's values with staircase=False are its staircase values where those differ from its smooth
+    ones (a wrong formula is its own check)."""
+    return not any(values_match(got[k], got["tf_" + k + "_staircase"], RTOL, ATOL)
+                   and not values_match(got[k], got["tf_" + k], RTOL, ATOL) for k in FAMILY)
+
+
+@_safe
 def _cycle_agrees(got, expected):
     """Cycled values are right for every power whose plain curve is right (a wrong curve is its own check)."""
     return all(_close(got, expected, "cycle", i) for i in range(len(expected["powers"]))
@@ -80,6 +88,18 @@ def _finite(key):
         except (KeyError, TypeError, ValueError):
             return True
         return bool(np.all(np.isfinite(values)))
+    return compare
+
+
+def _finite_at_step_zero(key):
+    """Every value the student returned for `key` at step 0 is a finite number (per power for a per-power
+    list; a malformed observation is left to the checks of the values themselves)."""
+    def compare(got, expected):
+        try:
+            values = np.asarray(got[key], dtype=np.float64)
+            return bool(np.all(np.isfinite(values[..., np.asarray(got["steps"]) == 0])))
+        except (KeyError, IndexError, TypeError, ValueError):
+            return True
     return compare
 
 
@@ -135,13 +155,17 @@ def _cuts(rates, initial_rate):
     return [i for i, (old, new) in enumerate(zip(previous, rates)) if new < old * (1 - 1e-6)]
 
 
-def _same_cuts(name):
-    """The rate is cut after the same evaluations of script `name` as the reference cuts it."""
+def _same_cuts(name, until_first_cut=False):
+    """The rate is cut after the same evaluations of script `name` as the reference cuts it; with
+    `until_first_cut`, only up to the reference's first cut (what happens at a cut is other checks')."""
     @_safe
     def compare(got, expected):
-        return (len(got["rates_" + name]) == len(expected["rates_" + name])
-                and _cuts(got["rates_" + name], got["initial_rate"])
-                == _cuts(expected["rates_" + name], expected["initial_rate"]))
+        mine, reference = got["rates_" + name], expected["rates_" + name]
+        end = len(reference)
+        if until_first_cut and _cuts(reference, expected["initial_rate"]):
+            end = _cuts(reference, expected["initial_rate"])[0] + 1
+        return (len(mine) == len(reference)
+                and _cuts(mine[:end], got["initial_rate"]) == _cuts(reference[:end], expected["initial_rate"]))
     return compare
 
 
@@ -265,6 +289,9 @@ STEPS_EXP = [0, 1, 5, 9, 10, 11, 19, 20, 25, 40, 63, 100]
 STEPS_PIECE = [0, 5, 9, 10, 11, 20, 29, 30, 31, 50]
 STEPS_POLY = [0, 1, 3, 5, 9, 10, 11, 15, 19, 20, 21, 29, 30, 35]
 STEPS_COS = [0, 2, 5, 9, 10, 11, 15, 20, 29, 30, 31, 39, 40, 41, 45, 69, 70, 71, 100, 129, 130, 131]
+# t_mul 3 puts every restart where some honest rounding gives the old period; with decay_steps 12 and
+# t_mul 1.5 none gives it at step 57, the third restart, so an index off by one there fails in public.
+STEPS_COS_57 = [0, 6, 11, 12, 13, 29, 30, 31, 45, 56, 57, 58, 80]
 
 LESSON = Lesson(
     assignment="07_learning_rate_decay",
@@ -273,6 +300,13 @@ LESSON = Lesson(
         Exercise(
             id="exponential_family", symbol="np_exponential_family", points=3, probe=probe_exponential_family,
             checks=(
+                Check("staircase-when-asked", "staircase=False gives each kind's smooth curve",
+                      "With staircase=False your values of some kind are its staircase values: the exponent "
+                      "p = step / decay_steps is floored even when staircase is False. Floor p only when "
+                      "staircase is True; otherwise the rate falls a little at every step.",
+                      _smooth_unless_staircase,
+                      shows=("exponential_first_difference", "natural_exp_first_difference",
+                             "inverse_time_first_difference")),
                 Check("exponential-formula", "exponential: learning_rate * decay_rate ** (step / decay_steps)",
                       "exponential_decay multiplies the rate by decay_rate once every decay_steps steps: "
                       "learning_rate * decay_rate ** (step / decay_steps), with a fractional exponent between.",
@@ -339,6 +373,11 @@ LESSON = Lesson(
                       "Without cycle the step is clamped first, min(step, decay_steps), so the rate rests at "
                       "end_learning_rate; unclamped, 1 - p turns negative (below end, or NaN for power 0.5).",
                       _agrees("beyond"), shows=("beyond_first_difference",)),
+                Check("cycle-step-zero", "cycle=True: step 0 gives learning_rate, not NaN",
+                      "With cycle=True your rate at step 0 is NaN (or inf): ceil(0 / decay_steps) is 0, so the "
+                      "stretched decay_steps is 0 and step / decay_steps is 0 / 0. TensorFlow takes the "
+                      "multiplier as 1 at step 0, where the rate is learning_rate.",
+                      _finite_at_step_zero("cycle"), shows=("cycle_first_difference",)),
                 Check("cycle-ceil", "cycle=True stretches decay_steps by ceil(step / decay_steps)",
                       "cycle=True does not restart from step % decay_steps: it multiplies decay_steps by "
                       "ceil(step / decay_steps) (1 at step 0), so each climb-back is lower and each descent "
@@ -396,7 +435,10 @@ LESSON = Lesson(
             ),
             cases=(Case("lr 0.1 over 10 steps, alpha 0.1, t_mul 3, m_mul 0.6",
                         {"learning_rate": 0.1, "decay_steps": 10, "alpha": 0.1, "t_mul": 3.0, "m_mul": 0.6,
-                         "num_periods": 1.0, "beta": 0.001, "steps": STEPS_COS}),),
+                         "num_periods": 1.0, "beta": 0.001, "steps": STEPS_COS}),
+                   Case("lr 0.1 over 12 steps, t_mul 1.5: a restart at step 57 that no rounding moves",
+                        {"learning_rate": 0.1, "decay_steps": 12, "alpha": 0.1, "t_mul": 1.5, "m_mul": 0.6,
+                         "num_periods": 1.0, "beta": 0.001, "steps": STEPS_COS_57})),
         ),
         Exercise(
             id="auto_decay", symbol="AutoDecay", points=3, probe=probe_auto_decay,
@@ -482,7 +524,7 @@ LESSON = Lesson(
                       "Compare each validation loss with the best one seen so far, not with the last one: "
                       "a loss that dips below the previous evaluation but not below the best is still no "
                       "progress, and must count against patience.",
-                      _same_cuts("zigzag"), shows=("rates_zigzag",)),
+                      _same_cuts("zigzag", until_first_cut=True), shows=("rates_zigzag",)),
                 Check("count-kept-after-improvement", "a new best loss starts the patience count again",
                       "The count of evaluations without a new best must start again from zero at every new "
                       "best loss: `patience` bad evaluations in a row cut the rate, not `patience` bad ones "
@@ -492,6 +534,11 @@ LESSON = Lesson(
                       "After lowering the rate, reset the counter of bad evaluations to zero: the new rate "
                       "gets `patience` evaluations of its own before the next cut.",
                       _same_cuts("plateau"), shows=("rates_plateau",)),
+                Check("best-reset-at-cut", "a cut keeps the best loss",
+                      "A cut lowers the rate and restarts the count; the best loss stays the best seen so far. "
+                      "A loss below the one that brought the cut, but above the best, is no new best: it "
+                      "counts against patience. Do not set the best loss to the current loss at a cut.",
+                      _same_cuts("dip"), shows=("rates_dip",)),
                 Check("tie-not-improvement", "a loss equal to the best is not an improvement",
                       "An evaluation improves only when its loss is strictly below the best (`<`, not "
                       "`<=`): a loss that merely ties the best is a plateau, and counts against patience.",
@@ -507,7 +554,8 @@ LESSON = Lesson(
                             "zigzag": [1.0, 0.9, 0.95, 0.92, 0.94, 0.85, 0.9, 0.87, 0.89, 0.8, 0.84, 0.82, 0.79],
                             "plateau": [1.0, 0.8, 0.81, 0.82, 0.83, 0.84, 0.85, 0.86, 0.87, 0.79, 0.8, 0.8, 0.8],
                             "ties": [1.0, 1.0, 1.0, 1.0, 0.9, 0.9, 0.9, 0.9, 0.8, 0.8, 0.7],
-                            "recover": [1.0, 1.1, 1.05, 0.9, 1.0, 0.95, 0.8, 0.85, 0.82, 0.7]}}),),
+                            "recover": [1.0, 1.1, 1.05, 0.9, 1.0, 0.95, 0.8, 0.85, 0.82, 0.7],
+                            "dip": [1.0, 1.1, 1.2, 1.3, 1.05, 1.06, 1.07]}}),),
         ),
     ),
 )
@@ -518,7 +566,7 @@ REQUIREMENTS = {
         "exponential_decay": "exponential-formula",
         "natural_exp_decay": "natural-exp-base",
         "inverse_time_decay": "inverse-time",
-        "staircase": ("staircase-floor", "default-arguments"),
+        "staircase": ("staircase-when-asked", "staircase-floor", "default-arguments"),
         "(an unknown kind raises ValueError)": "unknown-kind",
     },
     "piecewise": {
@@ -527,7 +575,7 @@ REQUIREMENTS = {
     },
     "polynomial": {
         "The rate at each step of tf1.train.polynomial_decay": ("power-curve", "clamp-at-end"),
-        "cycle": "cycle-ceil",
+        "cycle": ("cycle-step-zero", "cycle-ceil"),
         "end_learning_rate=0.0001, power=1.0, cycle=False": "default-arguments",
     },
     "cosine_family": {
@@ -540,7 +588,8 @@ REQUIREMENTS = {
     "auto_decay": {
         "A learning-rate variable": ("rate-float32-variable", "trainable-hyperparameter", "rate-not-in-graph"),
         "cut by `factor`": "cut-by-factor",
-        "after `patience` evaluations without a new best loss": ("patience-count", "best-not-last", "count-kept-after-improvement", "patience-reset", "tie-not-improvement"),
+        "after `patience` evaluations without a new best loss": ("patience-count", "best-not-last", "count-kept-after-improvement", "patience-reset",
+                                                                "best-reset-at-cut", "tie-not-improvement"),
         "Apply the rule to one validation loss; return the rate now in force": ("returns-python-float", "rate-sequence", "unordered-reads", "unordered-run", "state-in-python"),
         "(in the session it is given, building nothing)": ("ops-in-loop", "own-session", "default-session"),
     },
