@@ -339,8 +339,8 @@ LESSON = Lesson(
                       "throws the other options away, and naming the keys you expect loses the others.",
                       same("holder_options"), shows=("holder_options",)),
             ),
-            cases=(Case("threshold 0.7 to 0.3, clip kept", {"options": {"threshold": 0.7, "clip": 5.0},
-                                                          "threshold": 0.3}),),
+            # An option named nowhere else (lr): an answer that names the keys it keeps drops it here.
+            cases=(Case("threshold 0.7 to 0.3, lr kept", {"options": {"threshold": 0.7, "lr": 0.01}, "threshold": 0.3}),),
         ),
         Exercise(
             id="set_hyperparameter", symbol="set_hyperparameter", points=2, probe=probe_set_hyperparameter,
