@@ -299,9 +299,11 @@ PUBLIC = {"judge_strict_comparison", "graph_strict_comparison", "variable_strict
           "variable_dtype_from_the_value", "scale_dtype_from_the_value",
           "judge_fixed_length",
           # Issue 35: the public retune keeps an lr, which no answer naming the keys it expects keeps.
-          "retune_names_the_keys"}
+          "retune_names_the_keys",
+          # and sets a threshold of three decimals, which rounding to two changes.
+          "retune_rounds"}
 
 # The debt (measured 2026-11-27): mutants the public case still passes and the hidden cases fail. Each one
 # breaks DESIGN's rule that a public PASS is never taken back; give the public case its situation and
 # take it off this list (tests/test_grading.py's test_no_public_pass_is_taken_back insists on both).
-HIDDEN_ONLY = {"retune_rounds", "retune_only_an_existing_key", "rule_by_name"}
+HIDDEN_ONLY = {"retune_only_an_existing_key", "rule_by_name"}

@@ -339,8 +339,10 @@ LESSON = Lesson(
                       "throws the other options away, and naming the keys you expect loses the others.",
                       same("holder_options"), shows=("holder_options",)),
             ),
-            # An option named nowhere else (lr): an answer that names the keys it keeps drops it here.
-            cases=(Case("threshold 0.7 to 0.3, lr kept", {"options": {"threshold": 0.7, "lr": 0.01}, "threshold": 0.3}),),
+            # An option named nowhere else (lr): an answer that names the keys it keeps drops it here; a
+            # threshold of three decimals: one rounded to two is another value.
+            cases=(Case("threshold 0.7 to 0.325, lr kept", {"options": {"threshold": 0.7, "lr": 0.01},
+                                                           "threshold": 0.325}),),
         ),
         Exercise(
             id="set_hyperparameter", symbol="set_hyperparameter", points=2, probe=probe_set_hyperparameter,
