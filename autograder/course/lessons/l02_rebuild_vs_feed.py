@@ -331,8 +331,9 @@ LESSON = Lesson(
                       "options[key] = value.", holds(lambda got: got["untouched"] is False or not got["had_threshold"]),
                       shows=("holder_threshold",)),
                 Check("wrong-threshold", "sets the threshold to the value given",
-                      "The dict the model holds changed, but its threshold is not the value passed "
-                      "in: store `threshold` itself, unchanged (no rounding, no conversion).",
+                      "The dict the model holds has no threshold, or another one than the value passed "
+                      "in: store `threshold` itself, unchanged (no rounding, no conversion), whether or "
+                      "not the dict held a threshold before.",
                       same("holder_threshold"), shows=("holder_threshold",)),
                 Check("dropped-options", "keeps every other option",
                       "update() changes only the keys it is given; clearing or replacing the dict "
@@ -341,8 +342,11 @@ LESSON = Lesson(
             ),
             # An option named nowhere else (lr): an answer that names the keys it keeps drops it here; a
             # threshold of three decimals: one rounded to two is another value.
+            # And a dict with no threshold yet: retune sets one there too.
             cases=(Case("threshold 0.7 to 0.325, lr kept", {"options": {"threshold": 0.7, "lr": 0.01},
-                                                           "threshold": 0.325}),),
+                                                           "threshold": 0.325}),
+                   Case("a dict with no threshold yet, set to 0.3, clip kept", {"options": {"clip": 5.0},
+                                                                                "threshold": 0.3})),
         ),
         Exercise(
             id="set_hyperparameter", symbol="set_hyperparameter", points=2, probe=probe_set_hyperparameter,
