@@ -303,9 +303,12 @@ PUBLIC = {"judge_strict_comparison", "graph_strict_comparison", "variable_strict
           # and sets a threshold of three decimals, which rounding to two changes.
           "retune_rounds",
           # A second public retune starts from a dict that holds no threshold yet.
-          "retune_only_an_existing_key"}
+          "retune_only_an_existing_key",
+          # The public set_hyperparameter case names its scale "gain".
+          "rule_by_name"}
 
-# The debt (measured 2026-11-27): mutants the public case still passes and the hidden cases fail. Each one
+# The debt: mutants the public case still passes and the hidden cases fail (four on 2026-11-27, none since
+# issue 35 gave the public cases their situations: an lr, three decimals, no threshold yet, a renamed scale). Each one
 # breaks DESIGN's rule that a public PASS is never taken back; give the public case its situation and
 # take it off this list (tests/test_grading.py's test_no_public_pass_is_taken_back insists on both).
-HIDDEN_ONLY = {"rule_by_name"}
+HIDDEN_ONLY = set()
