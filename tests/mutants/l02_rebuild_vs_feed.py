@@ -304,7 +304,7 @@ PUBLIC = {"judge_strict_comparison", "graph_strict_comparison", "variable_strict
           "retune_rounds",
           # A second public retune starts from a dict that holds no threshold yet.
           "retune_only_an_existing_key",
-          # The public set_hyperparameter case names its scale "gain".
+          # The public set_hyperparameter case names its scale "factor" (a name no hidden case uses).
           "rule_by_name"}
 
 # The debt: mutants the public case still passes and the hidden cases fail (four on 2026-11-27, none since

@@ -398,12 +398,12 @@ LESSON = Lesson(
             # The scale under a name the text never gives it: an answer that reads the layers from the
             # names it knows rebuilds nothing for it.
             cases=(Case("threshold, then scale (under another name), then mask", {
-                "x": X, "options": {"gain": 1.0, "bias": 0.0, "mask": [1, 1, 1, 1, 1], "clip": 10.0,
+                "x": X, "options": {"factor": 1.0, "bias": 0.0, "mask": [1, 1, 1, 1, 1], "clip": 10.0,
                                     "threshold": 0.5},
-                "used_in": {"gain": ["graph"], "bias": ["graph"], "mask": ["graph", "python"],
+                "used_in": {"factor": ["graph"], "bias": ["graph"], "mask": ["graph", "python"],
                             "clip": ["python"], "threshold": ["python"]},
-                "names": {"scale": "gain"},
-                "changes": [["threshold", 0.2], ["gain", 2.0], ["mask", [1, 0, 1, 0, 1]]]}),),
+                "names": {"scale": "factor"},
+                "changes": [["threshold", 0.2], ["factor", 2.0], ["mask", [1, 0, 1, 0, 1]]]}),),
         ),
         Exercise(
             id="scale_all", symbol="scale_all", points=2, probe=probe_scale_all,
