@@ -306,9 +306,3 @@ PUBLIC = {"judge_strict_comparison", "graph_strict_comparison", "variable_strict
           "retune_only_an_existing_key",
           # The public set_hyperparameter case names its scale "factor" (a name no hidden case uses).
           "rule_by_name"}
-
-# The debt: mutants the public case still passes and the hidden cases fail (four on 2026-11-27, none since
-# issue 35 gave the public cases their situations: an lr, three decimals, no threshold yet, a renamed scale). Each one
-# breaks DESIGN's rule that a public PASS is never taken back; give the public case its situation and
-# take it off this list (tests/test_grading.py's test_no_public_pass_is_taken_back insists on both).
-HIDDEN_ONLY = set()

@@ -241,11 +241,6 @@ MUTANTS += [
 PUBLIC |= {"exponential_one_minus_decay_rate", "restarts_assume_t_mul_two", "restarts_one_minus_m_mul",
            "auto_patience_two", "auto_cuts_to_initial_times_factor", "auto_cuts_by_one_minus_factor"}
 
-# The debt (measured 2026-11-27): mutants the public case still passes and the hidden cases fail. Each one
-# breaks DESIGN's rule that a public PASS is never taken back; give the public case its situation and
-# take it off this list (tests/test_grading.py's test_no_public_pass_is_taken_back insists on both).
-# restarts_walk_ends_the_old_period left it: the second public case has a restart no rounding moves.
-HIDDEN_ONLY = set()
 PUBLIC |= {"restarts_walk_ends_the_old_period"}
 
 # Review revJ (issue 35): a cut that also sets the best loss to the loss at the cut passed every public script,
