@@ -42,10 +42,16 @@ def source_of(cell) -> str:
 
 
 def cell_with_source(page, text: str):
-    """The one code cell whose source contains `text`."""
+    """The one code cell whose source contains `text`, pinned by its place among the code cells:
+    CodeMirror draws only the lines near the view, so once a tall cell runs and scrolls, the line
+    that found it may no longer be in the page."""
     cell = code_cells(page).filter(has=page.locator(".cm-content", has_text=text))
     assert cell.count() == 1, f"expected one code cell containing {text!r}, found {cell.count()}"
-    return cell
+    found = code_cells(page).evaluate_all(
+        "(cells, text) => cells.map(c => (c.querySelector('.cm-content') || {}).textContent || '')"
+        ".findIndex(source => source.includes(text))", text)
+    assert found >= 0, f"no code cell's drawn source contains {text!r}"
+    return code_cells(page).nth(found)
 
 
 def check_cell(page, exercise: str):
