@@ -22,7 +22,8 @@ see `INSTRUCTIONS`) and not about the course itself ("This lesson...", "The sect
 
 **Backed** (`backing`), first match wins:
 * `citation`: the unit cites where it holds, in parentheses: `(TensorFlow: `path`)`, a file of the
-  installed TensorFlow package (`tensorflow/python/training/saver.py`); `(docs: `tf.name`)`, a
+  installed TensorFlow package (`tensorflow/python/training/saver.py`), or `(Keras: `path`)` of the
+  installed Keras package (`keras/src/...`); `(docs: `tf.name`)`, a
   public name (`tf.`, `np.` or `keras.`) whose docstring says it; `(Python: `topic`)`, a section
   of Python's reference as `help("topic")` shows it (`assert`, `assignment`). Several may share
   the parenthesis, separated by `;`. tests/test_prose.py checks that each path exists, each name
@@ -75,8 +76,8 @@ REFERENCES = re.compile(r"\b(lessons?|sections?|exercises?|parts?|steps?|cells?|
 ABOUT_THE_COURSE = re.compile(r"^(\*\*How to work here\.\*\*|(This|The|Its) (second half of the )?lesson\b|"
                               r"Optional sections\b|The optional sections?\b|The sections below\b|"
                               r"Each exercise\b|The check\b)")
-CITATION = re.compile(r"\((?:[^()]*?;\s*)?(?:TensorFlow|docs|Python):\s*`[^`]+`")
-CITED = re.compile(r"\b(TensorFlow|docs|Python):\s*`([^`]+)`")
+CITATION = re.compile(r"\((?:[^()]*?;\s*)?(?:TensorFlow|Keras|docs|Python):\s*`[^`]+`")
+CITED = re.compile(r"\b(TensorFlow|Keras|docs|Python):\s*`([^`]+)`")
 OPINION = re.compile(r"in this course's view", re.I)
 PROSE, EXERCISE, RECAP = "prose", "exercise", "recap"
 SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"“(*])")
