@@ -130,6 +130,10 @@ MUTANTS += [
                 mapping[old_scope + v.op.name[len(new_scope):]] = v
             return tf1.train.Saver(mapping)
         '''),
+    # the lookup among the trainable variables only: KeyError on a non-trainable one (dense/moving_mean)
+    edited("renaming_lookup_trainable_only", "renaming_saver", "trainable-only",
+           ("graph_vars = {v.op.name: v for v in tf1.global_variables()}",
+            "graph_vars = {v.op.name: v for v in tf1.trainable_variables()}")),
     # replace() the other way: dense/subnet/dense/w becomes net/dense/subnet/net/dense/w, no name of
     # the checkpoint.
     Mutant("renaming_replace_everywhere", "renaming_saver", "keys-not-in-checkpoint", "renaming_saver_solution", '''
@@ -302,7 +306,8 @@ MUTANTS += [
 
 # Mutants the public case itself must catch: a check cell that says PASS to them would be taken back.
 PUBLIC = {"best_saves_ties", "log_without_step", "log_loop_index_as_step", "renaming_prefix_without_slash",
-          "renaming_trainable_only", "log_writer_per_step_closed", "resumable_init_after_restore",
+          "renaming_trainable_only", "renaming_lookup_trainable_only", "log_writer_per_step_closed",
+          "resumable_init_after_restore",
           "resumable_without_recovery", "resumable_crash_by_global_step", "restore_from_savers_memory",
           "restore_into_default_session", "restore_default_session_or_sess", "renaming_partition_scope",
           "renaming_replace_inside_names", "renaming_lstrip_scope", "resumable_loss_after_update",

@@ -149,9 +149,14 @@ def replay_renaming_saver(observation, inputs, read):
     scope's are among them), and from the probe's checkpoint of the new graph after the restore,
     each new_scope variable's value (`restored`), `head`'s, and the non-trainable variables still
     all zeros, their initial value (`untouched_non_trainable`; the saved ones are random normal).
-    A Saver that was never built (`lookup_error`) leaves nothing to read."""
+    A Saver that was never built (`lookup_error`) leaves nothing to read; when the name it missed is a
+    non-trainable variable, the Saver took only trainable ones: every non-trainable one stays untouched."""
     if observation["lookup_error"]:
-        return observation
+        if not observation.get("lookup_non_trainable"):
+            return observation
+        return {**observation, "sibling_in_saver": False, "restore_error": None,
+                "untouched_non_trainable": [name for name, _, *trainable in inputs["variables"]
+                                            if trainable == [False]]}
     names = sorted(_variables(read(observation["written_files"]), "written"))
     state = _variables(read(observation["state_files"]), "state")
     restored = {name: (state.get(f"{inputs['new_scope']}/{name}") or {}).get("value")
@@ -415,7 +420,8 @@ LESSON = Lesson(
                       "(net/dense/subnet/dense/w); partition('/') or split('/')[0] takes only the first level "
                       "of a nested scope (net of net/dense); lstrip(old_scope + '/') strips a set of "
                       "characters, not a prefix.",
-                      holds(lambda got: got["lookup_error"] is None), shows=("lookup_error",)),
+                      holds(lambda got: got["lookup_error"] is None or got.get("lookup_non_trainable") is True),
+                      shows=("lookup_error",)),
                 Check("sibling-scope", "leaves out scopes that only share old_scope's prefix",
                       "Your Saver took variables of a sibling scope whose name starts like old_scope "
                       "('net_v2/w' for old_scope 'net'). A scope is its name followed by '/': test "

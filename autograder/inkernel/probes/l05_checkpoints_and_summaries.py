@@ -226,7 +226,8 @@ def probe_renaming_saver(build_renaming_saver, old_scope, new_scope, variables, 
 
     Handed out for the grader to read: the checkpoint the exercise's Saver writes after the restore
     (`written_files`), and one the probe writes of the new graph's variables (`state_files`). When
-    building the Saver raised KeyError, only that (`lookup_error`).
+    building the Saver raised KeyError, only that (`lookup_error`), and whether the missing name is a
+    non-trainable variable of the new graph (`lookup_non_trainable`: a lookup among the trainable ones).
     """
     import tensorflow as tf
 
@@ -254,7 +255,11 @@ def probe_renaming_saver(build_renaming_saver, old_scope, new_scope, variables, 
             try:
                 saver = build_renaming_saver(ckpt_path, old_scope, new_scope)
             except KeyError as exc:  # a name looked up that is not there: named by a check, not as "raised"
-                return {"lookup_error": f"KeyError: {exc}"}
+                missing = exc.args[0] if exc.args else None
+                non_trainable = {v.op.name for v in tf1.global_variables()} - {
+                    v.op.name for v in tf1.trainable_variables()}
+                return {"lookup_error": f"KeyError: {exc}",
+                        "lookup_non_trainable": isinstance(missing, str) and missing in non_trainable}
             state = tf1.train.Saver({v.op.name: v for v in [*new_vars, head]})
             with tf1.Session() as sess:
                 sess.run(tf1.global_variables_initializer())
